@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+// alarmclock: a headless alarm-clock service for a bedside Linux box.
+//
+// Layers, bottom to top:
+//   TOML           pure TOML 1.0 parser (library product of its own)
+//   AlarmCore      pure core: model, config, time zones, schedule, ring session, state
+//   CALSA/CSndFile system libraries (pkg-config + apt)
+//   CShim          C shim for kernel macros and structs Swift cannot import
+//   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
+//   alarmclock     the executable: CLI commands and service wiring
+import PackageDescription
+
+let package = Package(
+  name: "alarmclock",
+  products: [
+    .library(name: "TOML", targets: ["TOML"]),
+    .executable(name: "alarmclock", targets: ["alarmclock"]),
+    .executable(name: "toml-decode", targets: ["toml-decode"]),
+  ],
+  targets: [
+    .target(name: "TOML"),
+    .executableTarget(name: "toml-decode", dependencies: ["TOML"]),
+    .target(name: "AlarmCore", dependencies: ["TOML"]),
+    .systemLibrary(
+      name: "CALSA", pkgConfig: "alsa",
+      providers: [.apt(["libasound2-dev"])]),
+    .systemLibrary(
+      name: "CSndFile", pkgConfig: "sndfile",
+      providers: [.apt(["libsndfile1-dev"])]),
+    .target(name: "CShim"),
+    .target(
+      name: "AlarmPlatform",
+      dependencies: ["AlarmCore", "CALSA", "CSndFile", "CShim"]),
+    .executableTarget(
+      name: "alarmclock",
+      dependencies: ["AlarmCore", "AlarmPlatform", "TOML"]),
+    .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
+    .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML"]),
+    .testTarget(
+      name: "AlarmPlatformTests",
+      dependencies: ["AlarmPlatform", "AlarmCore", "CShim"]),
+    .testTarget(
+      name: "alarmclockTests",
+      dependencies: ["AlarmCore"]),
+  ]
+)

@@ -1,0 +1,85 @@
+/// The alarm model, after the phone clocks it comes from: a time, repeat days,
+/// a label, a sound, a snooze switch and an on/off switch.
+
+/// The weekdays an alarm repeats on. Empty means it does not repeat (a one-off).
+public struct DaySet: OptionSet, Hashable, Sendable, Codable {
+  public let rawValue: UInt8
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  public init(_ days: some Sequence<Weekday>) {
+    self.init(rawValue: days.reduce(0) { $0 | (1 << UInt8($1.rawValue - 1)) })
+  }
+
+  public static let never = DaySet([])
+  public static let weekdays = DaySet([.monday, .tuesday, .wednesday, .thursday, .friday])
+  public static let weekends = DaySet([.saturday, .sunday])
+  public static let daily = DaySet(Weekday.allCases)
+
+  public func contains(_ day: Weekday) -> Bool { rawValue & (1 << UInt8(day.rawValue - 1)) != 0 }
+
+  /// The days in the set, Monday first.
+  public var days: [Weekday] { Weekday.allCases.filter(contains) }
+}
+
+/// Defaults that every alarm inherits unless it sets its own (`[defaults]`).
+public struct AlarmDefaults: Hashable, Sendable {
+  /// Sound name or path; nil means the bundled default sound.
+  public var sound: String?
+  /// Software volume, 0-100 %.
+  public var volume: Int = 80
+  /// Fade-in from silence to `volume`; zero means no fade.
+  public var ramp: Duration = .seconds(30)
+  /// Snooze length; nil means snooze is off.
+  public var snooze: Duration? = .seconds(9 * 60)
+  /// How long an alarm rings before it silences itself.
+  public var ringFor: Duration = .seconds(10 * 60)
+
+  public init() {}
+}
+
+/// One alarm, with every setting resolved (defaults already applied).
+public struct Alarm: Hashable, Sendable {
+  /// Stable, unique identifier (given, or derived; see `AlarmID`).
+  public var id: String
+  /// Local wall time it rings at.
+  public var time: LocalTime
+  /// Repeat days; empty for a one-off.
+  public var days: DaySet
+  /// For a one-off on a given day.
+  public var date: LocalDate?
+  /// The user's label; nil means the default ("Alarm" / 鬧鐘), chosen at display time.
+  public var label: String?
+  /// Sound name or path; nil means the bundled default sound.
+  public var sound: String?
+  public var volume: Int
+  public var ramp: Duration
+  /// nil: snooze is off for this alarm.
+  public var snooze: Duration?
+  public var ringFor: Duration
+  public var enabled: Bool
+  /// Dates on which it does not ring (holidays).
+  public var skip: Set<LocalDate>
+
+  public init(
+    id: String, time: LocalTime, days: DaySet = .never, date: LocalDate? = nil,
+    label: String? = nil, defaults: AlarmDefaults = AlarmDefaults(), enabled: Bool = true,
+    skip: Set<LocalDate> = []
+  ) {
+    self.id = id
+    self.time = time
+    self.days = days
+    self.date = date
+    self.label = label
+    self.sound = defaults.sound
+    self.volume = defaults.volume
+    self.ramp = defaults.ramp
+    self.snooze = defaults.snooze
+    self.ringFor = defaults.ringFor
+    self.enabled = enabled
+    self.skip = skip
+  }
+
+  /// A one-off rings once: on `date`, or at the next occurrence of `time`
+  /// after it was armed.
+  public var isOneOff: Bool { days.isEmpty }
+}

@@ -1,0 +1,3 @@
+#include "CShim.h"
+
+int cshim_version(void) { return 1; }

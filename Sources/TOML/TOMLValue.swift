@@ -1,0 +1,209 @@
+/// The TOML 1.0 document model. Pure Swift, no platform imports.
+///
+/// Every value and key keeps where it came from, so callers can point errors
+/// at `line:col` and an editor can rewrite one `[[alarm]]` block in place.
+
+/// A place in the source text. `line` and `column` are 1-based and count
+/// Unicode scalars; `offset` is the 0-based UTF-8 byte offset.
+public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
+  public var line: Int
+  public var column: Int
+  public var offset: Int
+
+  public init(line: Int, column: Int, offset: Int) {
+    self.line = line
+    self.column = column
+    self.offset = offset
+  }
+
+  public static func < (a: SourcePosition, b: SourcePosition) -> Bool { a.offset < b.offset }
+  public var description: String { "\(line):\(column)" }
+}
+
+/// A half-open span of source text, `start..<end` in UTF-8 byte offsets.
+public struct SourceRange: Hashable, Sendable {
+  public var start: SourcePosition
+  public var end: SourcePosition
+
+  public init(start: SourcePosition, end: SourcePosition) {
+    self.start = start
+    self.end = end
+  }
+}
+
+/// A local date (`1979-05-27`).
+public struct TOMLLocalDate: Hashable, Sendable {
+  public var year: Int, month: Int, day: Int
+  public init(year: Int, month: Int, day: Int) {
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+}
+
+/// A local time (`07:32:00.999999`). `nanosecond` keeps the fraction.
+public struct TOMLLocalTime: Hashable, Sendable {
+  public var hour: Int, minute: Int, second: Int, nanosecond: Int
+  public init(hour: Int, minute: Int, second: Int, nanosecond: Int = 0) {
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+    self.nanosecond = nanosecond
+  }
+}
+
+/// A date and time without an offset (`1979-05-27T07:32:00`).
+public struct TOMLLocalDateTime: Hashable, Sendable {
+  public var date: TOMLLocalDate, time: TOMLLocalTime
+  public init(date: TOMLLocalDate, time: TOMLLocalTime) {
+    self.date = date
+    self.time = time
+  }
+}
+
+/// A date and time with a UTC offset (`1979-05-27T07:32:00-07:00`, or `Z`).
+public struct TOMLOffsetDateTime: Hashable, Sendable {
+  public var date: TOMLLocalDate, time: TOMLLocalTime
+  /// Offset from UTC in minutes; `Z` is 0.
+  public var offsetMinutes: Int
+  public init(date: TOMLLocalDate, time: TOMLLocalTime, offsetMinutes: Int) {
+    self.date = date
+    self.time = time
+    self.offsetMinutes = offsetMinutes
+  }
+}
+
+/// A TOML value.
+public enum TOMLValue: Hashable, Sendable {
+  case string(String)
+  case integer(Int64)
+  case float(Double)
+  case boolean(Bool)
+  case offsetDateTime(TOMLOffsetDateTime)
+  case localDateTime(TOMLLocalDateTime)
+  case localDate(TOMLLocalDate)
+  case localTime(TOMLLocalTime)
+  case array(TOMLArray)
+  case table(TOMLTable)
+
+  /// The type's name in plain words, for error messages ("a string", "an integer").
+  public var kindDescription: String {
+    switch self {
+    case .string: return "a string"
+    case .integer: return "an integer"
+    case .float: return "a float"
+    case .boolean: return "a boolean"
+    case .offsetDateTime: return "an offset date-time"
+    case .localDateTime: return "a local date-time"
+    case .localDate: return "a local date"
+    case .localTime: return "a local time"
+    case .array: return "an array"
+    case .table: return "a table"
+    }
+  }
+}
+
+/// A value together with the source range it was written at.
+public struct TOMLNode: Hashable, Sendable {
+  public var value: TOMLValue
+  /// Where the value is written. For a table defined by a header, the header.
+  public var range: SourceRange
+
+  public init(value: TOMLValue, range: SourceRange) {
+    self.value = value
+    self.range = range
+  }
+}
+
+/// An array of values (static `[...]` or an array of tables `[[...]]`).
+public struct TOMLArray: Hashable, Sendable {
+  public var elements: [TOMLNode]
+  public init(elements: [TOMLNode] = []) { self.elements = elements }
+}
+
+/// One key/value pair of a table, with the key's own position.
+public struct TOMLEntry: Hashable, Sendable {
+  public var key: String
+  /// Where this key was written (the last segment of a dotted key, or the
+  /// table header segment that created it).
+  public var keyRange: SourceRange
+  public var node: TOMLNode
+}
+
+/// How a table came to exist; the redefinition rules depend on it.
+public enum TOMLTableOrigin: Hashable, Sendable {
+  /// `[a.b]` header.
+  case header
+  /// Element of `[[a.b]]`.
+  case arrayElement
+  /// Created implicitly as the parent of a header or dotted key.
+  case implicit
+  /// Created by a dotted key (`a.b = 1` creates table `a`).
+  case dotted
+  /// `{ ... }` inline table (sealed).
+  case inline
+  /// The document's root table.
+  case root
+}
+
+/// A table: keys in source order, with positions.
+public struct TOMLTable: Hashable, Sendable {
+  public var entries: [TOMLEntry]
+  public var origin: TOMLTableOrigin
+  /// For `[a]` / `[[a]]` tables: the header's range (from `[` to `]`/`]]`).
+  public var headerRange: SourceRange?
+
+  public init(entries: [TOMLEntry] = [], origin: TOMLTableOrigin = .root, headerRange: SourceRange? = nil) {
+    self.entries = entries
+    self.origin = origin
+    self.headerRange = headerRange
+  }
+
+  /// The entry for `key`, if present.
+  public func entry(_ key: String) -> TOMLEntry? { entries.first { $0.key == key } }
+  public subscript(key: String) -> TOMLValue? { entry(key)?.node.value }
+  public var keys: [String] { entries.map(\.key) }
+}
+
+/// A header line of the document (`[a.b]` or `[[a.b]]`), in source order.
+/// The config editor uses these to find the extent of one `[[alarm]]` block:
+/// it runs from its header to the next header (or the end of the file).
+public struct TOMLHeader: Hashable, Sendable {
+  public var path: [String]
+  public var isArrayOfTables: Bool
+  /// From the opening `[` to the closing `]` / `]]`.
+  public var range: SourceRange
+  /// The start of the header's line (column 1).
+  public var lineStart: SourcePosition
+}
+
+/// A parsed document.
+public struct TOMLDocument: Hashable, Sendable {
+  public var root: TOMLTable
+  /// Every header, in source order.
+  public var headers: [TOMLHeader]
+  /// The source length in UTF-8 bytes.
+  public var byteCount: Int
+
+  public init(root: TOMLTable, headers: [TOMLHeader], byteCount: Int) {
+    self.root = root
+    self.headers = headers
+    self.byteCount = byteCount
+  }
+}
+
+/// Why a document is not valid TOML, and where.
+public struct TOMLError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var position: SourcePosition
+  /// A plain-words reason, lower-case, no trailing period:
+  /// "duplicate key 'name' (first defined at 3:1)".
+  public var message: String
+
+  public init(position: SourcePosition, message: String) {
+    self.position = position
+    self.message = message
+  }
+
+  /// `line:col: message`.
+  public var description: String { "\(position.line):\(position.column): \(message)" }
+}

@@ -1,0 +1,2 @@
+import TOML
+print("toml-decode")
