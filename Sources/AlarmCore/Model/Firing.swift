@@ -1,0 +1,55 @@
+/// What the schedule produces and what the service remembers about it.
+
+/// One upcoming (or past) ring of an alarm: the wall time it was set for and
+/// the instant that wall time maps to in the alarm's zone.
+public struct Firing: Hashable, Sendable, Codable {
+  public var alarmID: String
+  /// The instant it rings (after the RFC 5545 gap/overlap rules).
+  public var at: Instant
+  /// The local date of the occurrence.
+  public var date: LocalDate
+  /// The wall time it was set for (may differ from the wall time at `at`
+  /// inside a DST gap: 02:30 set, rings at 03:30).
+  public var time: LocalTime
+
+  public init(alarmID: String, at: Instant, date: LocalDate, time: LocalTime) {
+    self.alarmID = alarmID
+    self.at = at
+    self.date = date
+    self.time = time
+  }
+}
+
+/// Per-alarm marks the schedule honours, kept by the service in its state file.
+public struct ScheduleMarks: Hashable, Sendable, Codable {
+  /// `alarmclock skip ID`: the local date of the one occurrence to skip.
+  public var skipNext: [String: LocalDate]
+  /// One-offs: when each was armed and whether it has rung.
+  public var oneOffs: [String: OneOffMark]
+
+  public init(skipNext: [String: LocalDate] = [:], oneOffs: [String: OneOffMark] = [:]) {
+    self.skipNext = skipNext
+    self.oneOffs = oneOffs
+  }
+}
+
+/// The life of a one-off alarm: armed when first seen enabled (a one-off
+/// without `date` rings at the next occurrence of its time after that), done
+/// once it has rung. `fingerprint` ties the mark to the alarm's time and
+/// date: editing either re-arms it, as re-setting a phone alarm does.
+public struct OneOffMark: Hashable, Sendable, Codable {
+  public var armedAt: Instant
+  public var doneAt: Instant?
+  public var fingerprint: String
+
+  public init(armedAt: Instant, doneAt: Instant? = nil, fingerprint: String) {
+    self.armedAt = armedAt
+    self.doneAt = doneAt
+    self.fingerprint = fingerprint
+  }
+
+  /// The fingerprint of an alarm's one-off identity.
+  public static func fingerprint(of alarm: Alarm) -> String {
+    "\(alarm.time)|\(alarm.date.map(\.description) ?? "-")"
+  }
+}
