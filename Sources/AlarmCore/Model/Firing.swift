@@ -53,3 +53,12 @@ public struct OneOffMark: Hashable, Sendable, Codable {
     "\(alarm.time)|\(alarm.date.map(\.description) ?? "-")"
   }
 }
+
+/// Where firings come from: the schedule (Schedule/), seen through a
+/// protocol so the ring engine (Session/) does not depend on how it is built.
+public protocol FiringSource: Sendable {
+  /// Every firing with `after < at <= through`, ordered by `at` (then alarm id).
+  func firings(after: Instant, through: Instant, marks: ScheduleMarks) -> [Firing]
+  /// The first firing strictly after `instant`, if any alarm will ever ring again.
+  func next(after instant: Instant, marks: ScheduleMarks) -> Firing?
+}

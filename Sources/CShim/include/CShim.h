@@ -1,9 +1,7 @@
 #ifndef ALARMCLOCK_CSHIM_H
 #define ALARMCLOCK_CSHIM_H
-/* Kernel interfaces whose macros or structs Swift cannot import directly. */
-#include <stdint.h>
-
-/* Returns 1; proves the shim links. */
-int cshim_version(void);
-
+/* Kernel interfaces whose macros or structs Swift cannot import directly.
+ * One header per subsystem, each owned by the code that uses it. */
+#include "cshim_event.h"
+#include "cshim_input.h"
 #endif

@@ -1,3 +1,0 @@
-#include "CShim.h"
-
-int cshim_version(void) { return 1; }
