@@ -144,10 +144,17 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     if let footer, footer.daylight != nil, times.last.map({ $0 < b }) ?? true {
       let from = max(a, times.last ?? a)
       for year in (footer.year(of: from) - 1)...(footer.year(of: b) + 1) {
-        for change in footer.changes(inYear: year)
-        where change.at > from && change.at <= b && change.to != current {
-          out.append(change)
-          current = change.to
+        for change in footer.changes(inYear: year) where change.at > from && change.at <= b {
+          // Two changes at one instant (DST all year: the end meets the next
+          // start) are one change, or none.
+          if let last = out.last, last.at == change.at {
+            out.removeLast()
+            current = out.last?.to ?? start
+          }
+          if change.to != current {
+            out.append(change)
+            current = change.to
+          }
         }
       }
     }
