@@ -27,13 +27,18 @@ import Testing
     var edited = a
     edited.time = clock("10:00")
     let s2 = Schedule(alarms: [edited], zone: berlin)
-    #expect(s2.next(after: berlin.wall("2027-05-01", "00:00"), marks: marks).map { berlin.text($0.at) }
-      == "2027-05-04T10:00:00+02:00")
+    #expect(
+      s2.next(after: berlin.wall("2027-05-01", "00:00"), marks: marks).map { berlin.text($0.at) }
+        == "2027-05-04T10:00:00+02:00")
     // A skip date or skip-next on that day cancels it.
     var skipped = a
     skipped.skip = [day("2027-05-04")]
-    #expect(Schedule(alarms: [skipped], zone: berlin).next(after: Instant(seconds: 0), marks: .init()) == nil)
-    #expect(s.next(after: Instant(seconds: 0), marks: .init(skipNext: ["dentist": day("2027-05-04")])) == nil)
+    #expect(
+      Schedule(alarms: [skipped], zone: berlin).next(after: Instant(seconds: 0), marks: .init())
+        == nil)
+    #expect(
+      s.next(after: Instant(seconds: 0), marks: .init(skipNext: ["dentist": day("2027-05-04")]))
+        == nil)
   }
 
   @Test func withoutADateRingsAtTheNextOccurrenceAfterArming() {
@@ -41,22 +46,33 @@ import Testing
     let s = Schedule(alarms: [a], zone: berlin)
     // No mark: armed at the query instant.
     let morning = berlin.wall("2027-06-10", "09:00")
-    #expect(s.upcoming(after: morning, limit: 3, marks: .init()).map { berlin.text($0.at) }
-      == ["2027-06-10T14:00:00+02:00"])
+    #expect(
+      s.upcoming(after: morning, limit: 3, marks: .init()).map { berlin.text($0.at) }
+        == ["2027-06-10T14:00:00+02:00"])
     let evening = berlin.wall("2027-06-10", "15:00")
-    #expect(s.next(after: evening, marks: .init()).map { berlin.text($0.at) } == "2027-06-11T14:00:00+02:00")
+    #expect(
+      s.next(after: evening, marks: .init()).map { berlin.text($0.at) }
+        == "2027-06-11T14:00:00+02:00")
     // Armed yesterday evening: today's 14:00 is the one, also when asked at noon.
     let fp = OneOffMark.fingerprint(of: a)
-    let armed = ScheduleMarks(oneOffs: ["nap": OneOffMark(armedAt: berlin.wall("2027-06-09", "20:00"), fingerprint: fp)])
-    #expect(s.next(after: berlin.wall("2027-06-10", "12:00"), marks: armed)?.date == day("2027-06-10"))
+    let armed = ScheduleMarks(oneOffs: [
+      "nap": OneOffMark(armedAt: berlin.wall("2027-06-09", "20:00"), fingerprint: fp)
+    ])
+    #expect(
+      s.next(after: berlin.wall("2027-06-10", "12:00"), marks: armed)?.date == day("2027-06-10"))
     // Its occurrence is past (missed): not upcoming, and not moved to tomorrow.
     #expect(s.next(after: evening, marks: armed) == nil)
     // Done: never again.
-    let done = ScheduleMarks(oneOffs: ["nap": OneOffMark(armedAt: morning, doneAt: berlin.wall("2027-06-10", "14:00"), fingerprint: fp)])
+    let done = ScheduleMarks(oneOffs: [
+      "nap": OneOffMark(
+        armedAt: morning, doneAt: berlin.wall("2027-06-10", "14:00"), fingerprint: fp)
+    ])
     #expect(s.upcoming(after: morning, limit: 3, marks: done).isEmpty)
     #expect(s.next(of: "nap", after: morning, marks: done) == nil)
     // Done under an old fingerprint (it was edited and re-enabled): armed afresh.
-    let stale = ScheduleMarks(oneOffs: ["nap": OneOffMark(armedAt: morning, doneAt: morning, fingerprint: "13:00|-")])
+    let stale = ScheduleMarks(oneOffs: [
+      "nap": OneOffMark(armedAt: morning, doneAt: morning, fingerprint: "13:00|-")
+    ])
     #expect(s.next(of: "nap", after: evening, marks: stale)?.date == day("2027-06-11"))
   }
 

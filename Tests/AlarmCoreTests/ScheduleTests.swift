@@ -21,10 +21,11 @@ import Testing
     let s = Schedule(alarms: [alarm("work", "06:45", .weekdays)], zone: berlin)
     // Friday 2027-03-26 07:00 local.
     let from = berlin.wall("2027-03-26", "07:00")
-    #expect(texts(s.upcoming(after: from, limit: 3, marks: .init()), berlin) == [
-      "work 2027-03-29T06:45:00+02:00", "work 2027-03-30T06:45:00+02:00",
-      "work 2027-03-31T06:45:00+02:00",
-    ])
+    #expect(
+      texts(s.upcoming(after: from, limit: 3, marks: .init()), berlin) == [
+        "work 2027-03-29T06:45:00+02:00", "work 2027-03-30T06:45:00+02:00",
+        "work 2027-03-31T06:45:00+02:00",
+      ])
     // The local date, not the UTC date: 00:30 Monday in Tokyo is Sunday in UTC.
     let tokyo = try zone("Asia/Tokyo")
     let t = Schedule(alarms: [alarm("early", "00:30", DaySet([Weekday.monday]))], zone: tokyo)
@@ -37,14 +38,16 @@ import Testing
     let berlin = try zone("Europe/Berlin")
     let s = Schedule(alarms: [alarm("night", "02:30")], zone: berlin)
     let spring = s.upcoming(after: berlin.wall("2027-03-27", "12:00"), limit: 2, marks: .init())
-    #expect(texts(spring, berlin) == [
-      "night 2027-03-28T03:30:00+02:00", "night 2027-03-29T02:30:00+02:00",
-    ])
+    #expect(
+      texts(spring, berlin) == [
+        "night 2027-03-28T03:30:00+02:00", "night 2027-03-29T02:30:00+02:00",
+      ])
     #expect(spring[0].time == clock("02:30"))
     let fall = s.upcoming(after: berlin.wall("2027-10-30", "12:00"), limit: 2, marks: .init())
-    #expect(texts(fall, berlin) == [
-      "night 2027-10-31T02:30:00+02:00", "night 2027-11-01T02:30:00+01:00",
-    ])
+    #expect(
+      texts(fall, berlin) == [
+        "night 2027-10-31T02:30:00+02:00", "night 2027-11-01T02:30:00+01:00",
+      ])
     // Asking from between the two 02:30s does not ring the second one.
     let between = s.next(after: utc("2027-10-31T01:00:00Z"), marks: .init())
     #expect(between.map { berlin.text($0.at) } == "2027-11-01T02:30:00+01:00")
@@ -74,9 +77,10 @@ import Testing
     let apia = try zone("Pacific/Apia")
     let s = Schedule(alarms: [alarm("a", "07:00")], zone: apia)
     let got = s.upcoming(after: apia.wall("2011-12-28", "12:00"), limit: 3, marks: .init())
-    #expect(texts(got, apia) == [
-      "a 2011-12-29T07:00:00-10:00", "a 2011-12-31T07:00:00+14:00", "a 2012-01-01T07:00:00+14:00",
-    ])
+    #expect(
+      texts(got, apia) == [
+        "a 2011-12-29T07:00:00-10:00", "a 2011-12-31T07:00:00+14:00", "a 2012-01-01T07:00:00+14:00",
+      ])
     let range = s.firings(
       after: apia.wall("2011-12-28", "12:00"), through: apia.wall("2012-01-01", "12:00"),
       marks: .init())
@@ -86,8 +90,9 @@ import Testing
   @Test func leapDaysAndYearEnds() throws {
     let ny = try zone("America/New_York")
     let leap = Schedule(alarms: [alarm("leap", "08:00", .never, date: "2028-02-29")], zone: ny)
-    #expect(texts(leap.upcoming(after: utc("2027-06-01T00:00:00Z"), limit: 5, marks: .init()), ny)
-      == ["leap 2028-02-29T08:00:00-05:00"])
+    #expect(
+      texts(leap.upcoming(after: utc("2027-06-01T00:00:00Z"), limit: 5, marks: .init()), ny)
+        == ["leap 2028-02-29T08:00:00-05:00"])
     let tue = Schedule(alarms: [alarm("tue", "08:00", DaySet([Weekday.tuesday]))], zone: ny)
     let t = tue.upcoming(after: ny.wall("2028-02-27", "00:00"), limit: 2, marks: .init())
     #expect(t.map(\.date) == [day("2028-02-29"), day("2028-03-07")])
@@ -111,11 +116,13 @@ import Testing
     let a = alarm("work", "06:45", .weekdays, skip: ["2027-04-02", "2027-04-05"])
     let s = Schedule(alarms: [a], zone: berlin)
     let from = berlin.wall("2027-04-01", "07:00")
-    #expect(s.upcoming(after: from, limit: 2, marks: .init()).map(\.date)
-      == [day("2027-04-06"), day("2027-04-07")])
+    #expect(
+      s.upcoming(after: from, limit: 2, marks: .init()).map(\.date)
+        == [day("2027-04-06"), day("2027-04-07")])
     let marks = ScheduleMarks(skipNext: ["work": day("2027-04-06")])
-    #expect(s.upcoming(after: from, limit: 2, marks: marks).map(\.date)
-      == [day("2027-04-07"), day("2027-04-08")])
+    #expect(
+      s.upcoming(after: from, limit: 2, marks: marks).map(\.date)
+        == [day("2027-04-07"), day("2027-04-08")])
     #expect(s.next(of: "work", after: from, marks: marks)?.date == day("2027-04-07"))
     // A stale skip-next date (already past) changes nothing.
     let stale = ScheduleMarks(skipNext: ["work": day("2027-03-01")])
@@ -128,8 +135,12 @@ import Testing
     #expect(s.alarms.map(\.id) == ["on"])
     #expect(s.next(of: "off", after: Instant(seconds: 0), marks: .init()) == nil)
     #expect(s.next(of: "nope", after: Instant(seconds: 0), marks: .init()) == nil)
-    #expect(s.upcoming(after: Instant(seconds: 0), limit: 3, marks: .init()).allSatisfy { $0.alarmID == "on" })
-    #expect(Schedule(alarms: [], zone: .utc).next(after: Instant(seconds: 0), marks: .init()) == nil)
+    #expect(
+      s.upcoming(after: Instant(seconds: 0), limit: 3, marks: .init()).allSatisfy {
+        $0.alarmID == "on"
+      })
+    #expect(
+      Schedule(alarms: [], zone: .utc).next(after: Instant(seconds: 0), marks: .init()) == nil)
     #expect(s.upcoming(after: Instant(seconds: 0), limit: 0, marks: .init()).isEmpty)
   }
 
@@ -142,13 +153,16 @@ import Testing
       ], zone: z)
     let got = s.upcoming(after: z.wall("2027-03-28", "00:00"), limit: 6, marks: .init())
     #expect(got.map(\.alarmID) == ["after-gap", "gap", "d", "b", "c", "a"])
-    let range = s.firings(after: z.wall("2027-03-28", "00:00"), through: z.wall("2027-03-29", "00:00"), marks: .init())
+    let range = s.firings(
+      after: z.wall("2027-03-28", "00:00"), through: z.wall("2027-03-29", "00:00"), marks: .init())
     #expect(range == got)
     #expect(s.next(after: z.wall("2027-03-28", "00:00"), marks: .init()) == got.first)
     // `after` is exclusive, `through` inclusive.
     let at = got[2].at
     #expect(s.firings(after: at, through: at, marks: .init()).isEmpty)
-    #expect(s.firings(after: Instant(seconds: at.seconds - 1), through: at, marks: .init()).map(\.alarmID) == ["d"])
+    #expect(
+      s.firings(after: Instant(seconds: at.seconds - 1), through: at, marks: .init()).map(\.alarmID)
+        == ["d"])
     #expect(s.next(after: at, marks: .init())?.alarmID == "b")
   }
 
@@ -178,7 +192,8 @@ import Testing
     }
     all.sort { $0.at != $1.at ? $0.at < $1.at : $0.alarmID < $1.alarmID }
     #expect(got == Array(all.prefix(100)))
-    #expect(got.allSatisfy { $0.at > from && z.local(at: $0.at).date == $0.date || $0.time.hour == 2 })
+    #expect(
+      got.allSatisfy { $0.at > from && z.local(at: $0.at).date == $0.date || $0.time.hour == 2 })
     #expect(s.firings(after: from, through: got[99].at, marks: .init()) == got)
   }
 }

@@ -4,15 +4,19 @@ import Testing
 @Suite struct TimeISO8601TextTests {
   @Test func formatsWithTheLocalOffset() throws {
     let berlin = try zone("Europe/Berlin")
-    #expect(ISO8601Text.format(utc("2027-03-28T01:30:00Z"), in: berlin) == "2027-03-28T03:30:00+02:00")
+    #expect(
+      ISO8601Text.format(utc("2027-03-28T01:30:00Z"), in: berlin) == "2027-03-28T03:30:00+02:00")
     #expect(ISO8601Text.format(Instant(seconds: 0), in: .utc) == "1970-01-01T00:00:00+00:00")
     let ny = try zone("America/New_York")
     #expect(ISO8601Text.format(utc("2027-01-01T04:59:59Z"), in: ny) == "2026-12-31T23:59:59-05:00")
     let chatham = try zone("Pacific/Chatham")
-    #expect(ISO8601Text.format(utc("2027-06-01T00:00:00Z"), in: chatham) == "2027-06-01T12:45:00+12:45")
+    #expect(
+      ISO8601Text.format(utc("2027-06-01T00:00:00Z"), in: chatham) == "2027-06-01T12:45:00+12:45")
     // Local mean time before 1893: an offset with seconds.
-    #expect(ISO8601Text.format(utc("1890-01-01T00:00:00Z"), in: berlin) == "1890-01-01T00:53:28+00:53:28")
-    #expect(ISO8601Text.parse("1890-01-01T00:53:28+00:53:28", in: .utc) == utc("1890-01-01T00:00:00Z"))
+    #expect(
+      ISO8601Text.format(utc("1890-01-01T00:00:00Z"), in: berlin) == "1890-01-01T00:53:28+00:53:28")
+    #expect(
+      ISO8601Text.parse("1890-01-01T00:53:28+00:53:28", in: .utc) == utc("1890-01-01T00:00:00Z"))
   }
 
   @Test func parsesEveryAcceptedForm() throws {

@@ -27,22 +27,28 @@ import Testing
     #expect(il.offset(at: utc("2027-03-26T00:00:00Z")) == 10800)
     // Nuuk: negative transition times (-01:00 and 00:00 local, i.e. 01:00 UTC).
     let gl = try TimeZoneRules(identifier: "x", posix: "<-02>2<-01>,M3.5.0/-1,M10.5.0/0")
-    #expect(gl.transitions(from: utc("2027-01-01T00:00:00Z"), through: utc("2028-01-01T00:00:00Z"))
-      == [utc("2027-03-28T01:00:00Z"), utc("2027-10-31T01:00:00Z")])
+    #expect(
+      gl.transitions(from: utc("2027-01-01T00:00:00Z"), through: utc("2028-01-01T00:00:00Z"))
+        == [utc("2027-03-28T01:00:00Z"), utc("2027-10-31T01:00:00Z")])
     let big = try TimeZoneRules(identifier: "x", posix: "AAA3BBB,M3.1.0/167,M10.1.0/-167")
-    #expect(big.transitions(from: utc("2027-01-01T00:00:00Z"), through: utc("2028-01-01T00:00:00Z")).count == 2)
+    #expect(
+      big.transitions(from: utc("2027-01-01T00:00:00Z"), through: utc("2028-01-01T00:00:00Z")).count
+        == 2)
   }
 
   @Test func julianAndZeroBasedDays() throws {
     // J60 is always March 1; 59 (zero-based) is Feb 29 in a leap year.
     let j = try TimeZoneRules(identifier: "x", posix: "AAA0BBB,J60/0,J300/0")
-    #expect(j.transitions(from: utc("2028-01-01T00:00:00Z"), through: utc("2028-06-01T00:00:00Z"))
-      == [utc("2028-03-01T00:00:00Z")])
+    #expect(
+      j.transitions(from: utc("2028-01-01T00:00:00Z"), through: utc("2028-06-01T00:00:00Z"))
+        == [utc("2028-03-01T00:00:00Z")])
     let n = try TimeZoneRules(identifier: "x", posix: "AAA0BBB,59/0,300/0")
-    #expect(n.transitions(from: utc("2028-01-01T00:00:00Z"), through: utc("2028-06-01T00:00:00Z"))
-      == [utc("2028-02-29T00:00:00Z")])
-    #expect(n.transitions(from: utc("2027-01-01T00:00:00Z"), through: utc("2027-06-01T00:00:00Z"))
-      == [utc("2027-03-01T00:00:00Z")])
+    #expect(
+      n.transitions(from: utc("2028-01-01T00:00:00Z"), through: utc("2028-06-01T00:00:00Z"))
+        == [utc("2028-02-29T00:00:00Z")])
+    #expect(
+      n.transitions(from: utc("2027-01-01T00:00:00Z"), through: utc("2027-06-01T00:00:00Z"))
+        == [utc("2027-03-01T00:00:00Z")])
   }
 
   @Test func daylightAllYear() throws {
@@ -52,7 +58,9 @@ import Testing
       #expect(z.offset(at: i) == -4 * 3600)
     }
     #expect(z.offset(at: utc("2031-01-01T02:00:00Z")) == -4 * 3600)
-    #expect(z.transitions(from: utc("2030-01-01T00:00:00Z"), through: utc("2032-01-01T00:00:00Z")).isEmpty)
+    #expect(
+      z.transitions(from: utc("2030-01-01T00:00:00Z"), through: utc("2032-01-01T00:00:00Z")).isEmpty
+    )
   }
 
   @Test func fixedAndDefaults() throws {

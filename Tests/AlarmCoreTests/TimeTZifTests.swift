@@ -16,7 +16,8 @@ import Testing
   }
 
   @Test func version1UsesThe32BitData() throws {
-    let v1 = try TimeZoneRules(identifier: "Berlin1", tzif: version1(of: zoneBytes("Europe/Berlin")))
+    let v1 = try TimeZoneRules(
+      identifier: "Berlin1", tzif: version1(of: zoneBytes("Europe/Berlin")))
     let v2 = try zone("Europe/Berlin")
     var t = utc("1902-01-01T00:00:00Z").seconds
     while t < utc("2037-12-01T00:00:00Z").seconds {
@@ -29,8 +30,9 @@ import Testing
     let nuuk = try zone("America/Nuuk")
     #expect(try zoneBytes("America/Nuuk")[4] == UInt8(ascii: "3"))
     #expect(nuuk.offset(at: utc("2027-07-01T00:00:00Z")) == -3600)
-    #expect(nuuk.transitions(from: utc("2040-01-01T00:00:00Z"), through: utc("2041-01-01T00:00:00Z"))
-      == [utc("2040-03-25T01:00:00Z"), utc("2040-10-28T01:00:00Z")])
+    #expect(
+      nuuk.transitions(from: utc("2040-01-01T00:00:00Z"), through: utc("2041-01-01T00:00:00Z"))
+        == [utc("2040-03-25T01:00:00Z"), utc("2040-10-28T01:00:00Z")])
     let jerusalem = try zone("Asia/Jerusalem")
     #expect(jerusalem.offset(at: utc("2040-03-23T00:00:00Z")) == 10800)
     #expect(jerusalem.offset(at: utc("2040-03-22T23:59:59Z")) == 7200)

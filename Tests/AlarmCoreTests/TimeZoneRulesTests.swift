@@ -9,7 +9,9 @@ import Testing
     #expect(berlin.text(at) == "2027-03-28T03:30:00+02:00")
     #expect(berlin.abbreviation(at: at) == "CEST")
     // Just around the gap: 01:59:59 CET and 03:00:00 CEST are one second apart.
-    #expect(berlin.wall("2027-03-28", "01:59:59").seconds + 1 == berlin.wall("2027-03-28", "03:00").seconds)
+    #expect(
+      berlin.wall("2027-03-28", "01:59:59").seconds + 1
+        == berlin.wall("2027-03-28", "03:00").seconds)
     #expect(berlin.wall("2027-03-28", "02:00") == utc("2027-03-28T01:00:00Z"))
   }
 
@@ -27,10 +29,12 @@ import Testing
 
   @Test func berlinTransitionsOfAYear() throws {
     let berlin = try zone("Europe/Berlin")
-    let changes = berlin.transitions(from: utc("2027-01-01T00:00:00Z"), through: utc("2027-12-31T00:00:00Z"))
+    let changes = berlin.transitions(
+      from: utc("2027-01-01T00:00:00Z"), through: utc("2027-12-31T00:00:00Z"))
     #expect(changes == [utc("2027-03-28T01:00:00Z"), utc("2027-10-31T01:00:00Z")])
     // The far future comes from the POSIX footer.
-    let far = berlin.transitions(from: utc("2100-01-01T00:00:00Z"), through: utc("2101-01-01T00:00:00Z"))
+    let far = berlin.transitions(
+      from: utc("2100-01-01T00:00:00Z"), through: utc("2101-01-01T00:00:00Z"))
     #expect(far == [utc("2100-03-28T01:00:00Z"), utc("2100-10-31T01:00:00Z")])
     #expect(berlin.text(berlin.wall("2100-03-28", "02:30")) == "2100-03-28T03:30:00+02:00")
     #expect(berlin.text(berlin.wall("2345-07-01", "12:00")) == "2345-07-01T12:00:00+02:00")
@@ -75,7 +79,8 @@ import Testing
     // DST ends at 24:00 on the first Saturday of April: Saturday 23:xx occurs twice.
     #expect(scl.wall("2027-04-03", "23:30") == utc("2027-04-04T02:30:00Z"))
     #expect(scl.text(utc("2027-04-04T03:30:00Z")) == "2027-04-03T23:30:00-04:00")
-    let far = scl.transitions(from: utc("2090-01-01T00:00:00Z"), through: utc("2091-01-01T00:00:00Z"))
+    let far = scl.transitions(
+      from: utc("2090-01-01T00:00:00Z"), through: utc("2091-01-01T00:00:00Z"))
     #expect(far.count == 2)
   }
 
@@ -86,7 +91,9 @@ import Testing
     #expect(tpe.offset(at: utc("1979-08-01T00:00:00Z")) == 32400)
     #expect(tpe.abbreviation(at: utc("1979-08-01T00:00:00Z")) == "CDT")
     #expect(tpe.text(tpe.wall("1979-07-01", "00:30")) == "1979-07-01T01:30:00+09:00")
-    #expect(tpe.transitions(from: utc("1980-01-01T00:00:00Z"), through: utc("2200-01-01T00:00:00Z")).isEmpty)
+    #expect(
+      tpe.transitions(from: utc("1980-01-01T00:00:00Z"), through: utc("2200-01-01T00:00:00Z"))
+        .isEmpty)
   }
 
   @Test func apiaSkippedAWholeDay() throws {
@@ -112,7 +119,8 @@ import Testing
     #expect(moscow.offset(at: utc("2012-07-01T00:00:00Z")) == 14400)
     #expect(moscow.offset(at: utc("2015-01-01T00:00:00Z")) == 10800)
     #expect(moscow.abbreviation(at: utc("2015-01-01T00:00:00Z")) == "MSK")
-    let changes = moscow.transitions(from: utc("2011-01-01T00:00:00Z"), through: utc("2016-01-01T00:00:00Z"))
+    let changes = moscow.transitions(
+      from: utc("2011-01-01T00:00:00Z"), through: utc("2016-01-01T00:00:00Z"))
     #expect(changes == [utc("2011-03-26T23:00:00Z"), utc("2014-10-25T22:00:00Z")])
   }
 
@@ -150,7 +158,8 @@ import Testing
         // Mapping the wall time back lands on this instant or an earlier
         // instant with the same wall time (the first occurrence).
         let back = z.instant(for: date, time)
-        #expect(back.seconds <= t && (t - back.seconds) % 900 == 0 && t - back.seconds <= 3600,
+        #expect(
+          back.seconds <= t && (t - back.seconds) % 900 == 0 && t - back.seconds <= 3600,
           "\(id) \(date) \(time)")
         t += 86_399 * 3 + 1234
       }
@@ -164,7 +173,8 @@ import Testing
     #expect(z.abbreviation(at: Instant(seconds: 0)) == "UTC")
     _ = z.local(at: Instant(seconds: .max))
     _ = z.local(at: Instant(seconds: .min))
-    _ = z.instant(for: LocalDate(year: 1_000_000_000, month: 1, day: 1), LocalTime(hour: 0, minute: 0))
+    _ = z.instant(
+      for: LocalDate(year: 1_000_000_000, month: 1, day: 1), LocalTime(hour: 0, minute: 0))
     #expect(z.transitions(from: Instant(seconds: .min), through: Instant(seconds: .max)).isEmpty)
   }
 }

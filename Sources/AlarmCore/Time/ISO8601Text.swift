@@ -18,7 +18,8 @@ public enum ISO8601Text {
   /// midnight). Fractional seconds are accepted and dropped. Nil otherwise.
   public static func parse(_ text: String, in zone: TimeZoneRules) -> Instant? {
     let chars = Array(text.utf8)
-    guard chars.count >= 10, let date = LocalDate(iso: String(decoding: chars[0..<10], as: UTF8.self))
+    guard chars.count >= 10,
+      let date = LocalDate(iso: String(decoding: chars[0..<10], as: UTF8.self))
     else { return nil }
     if chars.count == 10 { return zone.instant(for: date, LocalTime(hour: 0, minute: 0)) }
     guard [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(chars[10]) else {

@@ -70,9 +70,11 @@ struct PosixTZ: Hashable, Sendable {
   /// earliest first. Empty without DST.
   func changes(inYear year: Int) -> [Change] {
     guard let dst = daylight else { return [] }
-    let start = Int64(dst.start.dayNumber(in: year)) * 86400 + Int64(dst.start.time)
+    let start =
+      Int64(dst.start.dayNumber(in: year)) * 86400 + Int64(dst.start.time)
       - Int64(standard.offset)
-    let end = Int64(dst.end.dayNumber(in: year)) * 86400 + Int64(dst.end.time)
+    let end =
+      Int64(dst.end.dayNumber(in: year)) * 86400 + Int64(dst.end.time)
       - Int64(dst.type.offset)
     // On a tie (DST all year, "EST5EDT,0/0,J365/25") the end comes first so
     // daylight time stays in force.

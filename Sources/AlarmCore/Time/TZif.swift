@@ -43,8 +43,12 @@ enum TZifParser {
       default: throw TimeZoneError("unsupported TZif version byte \(v)")
       }
       r.position += 16
-      isutcnt = Int(r.uint32()); isstdcnt = Int(r.uint32()); leapcnt = Int(r.uint32())
-      timecnt = Int(r.uint32()); typecnt = Int(r.uint32()); charcnt = Int(r.uint32())
+      isutcnt = Int(r.uint32())
+      isstdcnt = Int(r.uint32())
+      leapcnt = Int(r.uint32())
+      timecnt = Int(r.uint32())
+      typecnt = Int(r.uint32())
+      charcnt = Int(r.uint32())
       guard typecnt > 0, charcnt > 0 else {
         throw TimeZoneError("TZif file declares no local time types or designations")
       }
@@ -82,7 +86,9 @@ enum TZifParser {
     indices.reserveCapacity(h.timecnt)
     for _ in 0..<h.timecnt {
       let i = Int(r.uint8())
-      guard i < h.typecnt else { throw TimeZoneError("TZif transition names type \(i) of \(h.typecnt)") }
+      guard i < h.typecnt else {
+        throw TimeZoneError("TZif transition names type \(i) of \(h.typecnt)")
+      }
       indices.append(i)
     }
     var raw: [(offset: Int, isDST: Bool, abbr: Int)] = []
@@ -113,7 +119,9 @@ enum TZifParser {
 
   private static func footer(_ r: inout ByteReader) throws(TimeZoneError) -> PosixTZ? {
     guard r.remaining > 0 else { return nil }  // tolerated: some writers omit it
-    guard r.uint8() == 0x0A else { throw TimeZoneError("TZif footer does not start with a newline") }
+    guard r.uint8() == 0x0A else {
+      throw TimeZoneError("TZif footer does not start with a newline")
+    }
     let rest = r.bytes[r.position...]
     guard let end = rest.firstIndex(of: 0x0A) else {
       throw TimeZoneError("TZif footer does not end with a newline")

@@ -94,9 +94,8 @@ public enum ZoneLoader {
     -> [UInt8]
   {
     func failure(_ call: String, _ code: Int32) -> TimeZoneError {
-      TimeZoneError(
-        "cannot read time zone \"\(identifier)\": \(call) \(path): \(String(cString: strerror(code)))"
-      )
+      let reason = String(cString: strerror(code))
+      return TimeZoneError("cannot read time zone \"\(identifier)\": \(call) \(path): \(reason)")
     }
     var fd: Int32
     repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
@@ -129,7 +128,13 @@ public enum ZoneLoader {
       }
       if n == 0 { break }
       count += n
-      if count == bytes.count && count <= limit { bytes += [UInt8](repeating: 0, count: 4096) }
+      if count == bytes.count {
+        // The file grew while being read.
+        guard count <= limit else {
+          throw TimeZoneError("time zone \"\(identifier)\": \(path) is too large for a zone file")
+        }
+        bytes += [UInt8](repeating: 0, count: 4096)
+      }
     }
     bytes.removeSubrange(count...)
     guard bytes.starts(with: Array("TZif".utf8)) else {
