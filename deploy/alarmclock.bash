@@ -28,7 +28,7 @@ _alarmclock() {
     return
   fi
 
-  local command=${words[1]} config= i
+  local command=${words[1]} config='' i
   for ((i = 2; i < cword; i++)); do
     [ "${words[i]}" = --config ] && config=${words[i + 1]}
   done

@@ -121,7 +121,10 @@ if [ -z "$binary" ]; then
   (cd "$repo" && swift build -c release --product alarmclock --static-swift-stdlib) >&2
   binary="$repo/.build/release/alarmclock"
 fi
-[ -f "$binary" ] && [ -x "$binary" ] || { say "binary '$binary' is not an executable file"; exit 1; }
+if [ ! -f "$binary" ] || [ ! -x "$binary" ]; then
+  say "binary '$binary' is not an executable file"
+  exit 1
+fi
 
 put 0755 "$binary" "$bindir/alarmclock"
 
