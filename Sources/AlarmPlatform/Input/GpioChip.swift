@@ -50,14 +50,20 @@ public final class GpioChip: Sendable {
 
   /// Opens a chip node and reads its info.
   public init(path: String) throws(InputError) {
-    let fd = try InputSys.openDevice(path, group: "gpio")
+    let fd: Int32
+    do {
+      fd = try InputSys.openDevice(path, group: "gpio")
+    } catch {
+      if case .deviceNotFound = error { throw .chipNotFound(path, searched: path) }
+      throw error
+    }
     var raw = [UInt8](repeating: 0, count: Int(CSHIM_GPIOCHIP_INFO_SIZE))
     let (r, err) = raw.withUnsafeMutableBytes { buf in
       InputSys.retry { cshim_ioctl_ptr(fd, cshim_gpio_get_chipinfo_ioctl(), buf.baseAddress) }
     }
     guard r >= 0 else {
       close(fd)
-      // ENOTTY: the path exists but is not a GPIO chip.
+      if err == ENOTTY || err == EINVAL { throw .notAGpioChip(path) }
       throw .system(call: "GPIO_GET_CHIPINFO_IOCTL", device: path, errno: err)
     }
     self.fd = fd

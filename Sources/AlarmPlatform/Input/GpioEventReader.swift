@@ -60,26 +60,28 @@ public struct GpioEventDecoder: Sendable {
     while pending.count - start >= size {
       let record = Array(pending[start..<start + size])
       start += size
-      let id = record.load(UInt32.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_ID))
+      let seqno = record.load(UInt32.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_SEQNO))
+      // A seqno below the expected one (a reused fd, wrap-around) only
+      // resets the baseline; only a jump forward means lost events.
+      if let expected = expectedSeqno, seqno > expected {
+        out.append(.dropped(count: seqno - expected))
+      }
+      expectedSeqno = seqno &+ 1
       let edge: GpioLineEvent.Edge
-      switch id {
+      switch record.load(UInt32.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_ID)) {
       case UInt32(CSHIM_GPIO_V2_LINE_EVENT_RISING_EDGE): edge = .rising
       case UInt32(CSHIM_GPIO_V2_LINE_EVENT_FALLING_EDGE): edge = .falling
       default: continue  // a future event kind: skip the record, keep framing
       }
-      let event = GpioLineEvent(
-        timestampNanoseconds: record.load(
-          UInt64.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_TIMESTAMP_NS)),
-        edge: edge, offset: record.load(UInt32.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_OFFSET)),
-        seqno: record.load(UInt32.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_SEQNO)),
-        lineSeqno: record.load(UInt32.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_LINE_SEQNO)))
-      // A seqno below the expected one (a reused fd, wrap-around) only
-      // resets the baseline; only a jump forward means lost events.
-      if let expected = expectedSeqno, event.seqno > expected {
-        out.append(.dropped(count: event.seqno - expected))
-      }
-      expectedSeqno = event.seqno &+ 1
-      out.append(.event(event))
+      out.append(
+        .event(
+          GpioLineEvent(
+            timestampNanoseconds: record.load(
+              UInt64.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_TIMESTAMP_NS)),
+            edge: edge,
+            offset: record.load(UInt32.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_OFFSET)),
+            seqno: seqno,
+            lineSeqno: record.load(UInt32.self, at: Int(CSHIM_GPIO_V2_LINE_EVENT_LINE_SEQNO)))))
     }
     pending.removeFirst(start)
     return out

@@ -5,6 +5,8 @@ import Glibc
 public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   /// No /dev/gpiochip* matches the configured path, name or label.
   case chipNotFound(String, searched: String)
+  /// The node exists but does not answer GPIO_GET_CHIPINFO_IOCTL.
+  case notAGpioChip(String)
   /// The chip has no line with that name, or the offset is past its last line.
   case lineNotFound(chip: String, line: String, lines: UInt32)
   /// EACCES/EPERM opening a device node; `group` is the group that owns such nodes.
@@ -21,8 +23,12 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .chipNotFound(let chip, let searched):
-      return "GPIO chip '\(chip)' not found (searched \(searched) by path, name and label);"
+      let how = chip == searched ? "" : " (searched \(searched) by name and label)"
+      return "GPIO chip '\(chip)' not found\(how);"
         + " list chips with `gpiodetect` or `ls /dev/gpiochip*`"
+    case .notAGpioChip(let path):
+      return "\(path) is not a GPIO chip: name a /dev/gpiochipN node, a chip name"
+        + " (gpiochip0) or a chip label (pinctrl-rp1)"
     case .lineNotFound(let chip, let line, let lines):
       return "GPIO line '\(line)' not found on \(chip) (\(lines) lines);"
         + " list line names with `gpioinfo`"
