@@ -4,7 +4,7 @@ import Testing
 private let ms: UInt64 = 1_000_000
 
 @Suite struct PressTrackerTests {
-  private let stopOnly = PressActions(short: .stop, long: .stop)
+  private let stopOnly = PressActions.stopOnly
 
   @Test func eachBindingHasItsOwnDetectorAndActions() {
     var t = PressTracker(bindings: [

@@ -53,7 +53,7 @@ private let ms: UInt64 = 1_000_000
     let w = open(dir + "/event0", O_WRONLY)
     var source = EvdevKeySource(
       device: device,
-      bindings: [KeyBinding(code: 128, actions: PressActions(short: .stop, long: .stop))])
+      bindings: [KeyBinding(code: 128, actions: PressActions.stopOnly)])
     #expect(source.unsupportedCodes.isEmpty)
     InputFixture.write(
       w,

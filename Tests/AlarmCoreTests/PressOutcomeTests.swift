@@ -1,7 +1,7 @@
 import AlarmCore
 import Testing
 
-@Suite struct PressActionsTests {
+@Suite struct PressOutcomeTests {
   @Test func defaultsSnoozeOnShortAndStopOnLong() {
     let a = PressActions()
     #expect(a.outcome(of: .short, during: .ringing) == .snooze)
@@ -9,7 +9,7 @@ import Testing
   }
 
   @Test func stopOnlyButton() {
-    let a = PressActions(short: .stop, long: .stop)
+    let a = PressActions(shortPress: .stop, longPress: .stop)
     #expect(a.outcome(of: .short, during: .ringing) == .stop)
     #expect(a.outcome(of: .short, during: .snoozed) == .stop)
   }
@@ -22,13 +22,21 @@ import Testing
 
   @Test func idleBehaviour() {
     #expect(PressActions().outcome(of: .short, during: .idle) == .ignore)
-    let hook = PressActions(whenIdle: .hook)
+    let hook = PressActions(idlePress: .hook)
     #expect(hook.outcome(of: .long, during: .idle) == .idleHook(.long))
     #expect(hook.outcome(of: .short, during: .ringing) == .snooze)
   }
 
   @Test func noneBindsNothing() {
-    let a = PressActions(short: .none, long: .stop)
+    let a = PressActions(shortPress: .none, longPress: .stop)
     #expect(a.outcome(of: .short, during: .ringing) == .ignore)
+  }
+}
+
+@Suite struct StopOnlyActionsTests {
+  @Test func stopKeysStopOnAnyPress() {
+    #expect(PressActions.stopOnly.outcome(of: .short, during: .ringing) == .stop)
+    #expect(PressActions.stopOnly.outcome(of: .long, during: .snoozed) == .stop)
+    #expect(PressActions.stopOnly.outcome(of: .short, during: .idle) == .ignore)
   }
 }
