@@ -12,8 +12,9 @@ private let keyStop: UInt16 = 128
     #if _pointerBitWidth(_64)
       #expect(CSHIM_INPUT_EVENT_SIZE == 24)
     #endif
-    #expect(InputFixture.inputEvent(sec: 1, usec: 2, type: 1, code: 2, value: 3).count
-      == Int(CSHIM_INPUT_EVENT_SIZE))
+    #expect(
+      InputFixture.inputEvent(sec: 1, usec: 2, type: 1, code: 2, value: 3).count
+        == Int(CSHIM_INPUT_EVENT_SIZE))
   }
 
   @Test func decodesPressAndReleaseWithTimestampsAndIgnoresAutorepeat() throws {
@@ -44,7 +45,9 @@ private let keyStop: UInt16 = 128
       sec: 1, usec: 2, type: UInt16(CSHIM_EV_SYN), code: UInt16(CSHIM_SYN_REPORT), value: 0)
     let got = d.feed(dropped + stale + report + InputFixture.key(57, 1, ms: 2_000))
     #expect(
-      got == [.dropped, .key(EvdevKeyEvent(code: 57, edge: .down, timestampNanoseconds: 2_000 * ms))])
+      got == [
+        .dropped, .key(EvdevKeyEvent(code: 57, edge: .down, timestampNanoseconds: 2_000 * ms)),
+      ])
   }
 
   @Test func otherEventTypesAndPartialRecordsAreHandled() {

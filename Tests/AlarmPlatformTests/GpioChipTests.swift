@@ -1,10 +1,13 @@
-@testable import AlarmPlatform
 import Glibc
 import Testing
 
+@testable import AlarmPlatform
+
 @Suite struct GpioChipTests {
   @Test func missingChipPathIsChipNotFound() {
-    #expect(throws: InputError.chipNotFound("/nonexistent/gpiochip0", searched: "/nonexistent/gpiochip0")) {
+    #expect(
+      throws: InputError.chipNotFound("/nonexistent/gpiochip0", searched: "/nonexistent/gpiochip0")
+    ) {
       _ = try GpioChip.open("/nonexistent/gpiochip0")
     }
   }
@@ -34,9 +37,10 @@ import Testing
     defer { InputFixture.removeTree(dir) }
     for n in [10, 2, 0] { _ = creat(dir + "/gpiochip\(n)", 0o600) }
     _ = creat(dir + "/null", 0o600)
-    #expect(GpioChip.chipPaths(in: dir).map { String($0.dropFirst(dir.count + 1)) } == [
-      "gpiochip0", "gpiochip2", "gpiochip10",
-    ])
+    #expect(
+      GpioChip.chipPaths(in: dir).map { String($0.dropFirst(dir.count + 1)) } == [
+        "gpiochip0", "gpiochip2", "gpiochip10",
+      ])
     #expect(GpioChip.chipPaths(in: "/nonexistent").isEmpty)
   }
 
@@ -54,12 +58,16 @@ import Testing
     #expect(
       InputSys.openError(EACCES, path: "/dev/input/event3", group: "input").description
         .contains("add the service user to group input"))
-    let busy = InputError.lineBusy(chip: "/dev/gpiochip0", line: "GPIO17 (offset 17)", consumer: "gpio-keys")
-    #expect(busy.description.hasPrefix("GPIO line GPIO17 (offset 17) on /dev/gpiochip0 is busy (used by 'gpio-keys')"))
+    let busy = InputError.lineBusy(
+      chip: "/dev/gpiochip0", line: "GPIO17 (offset 17)", consumer: "gpio-keys")
+    #expect(
+      busy.description.hasPrefix(
+        "GPIO line GPIO17 (offset 17) on /dev/gpiochip0 is busy (used by 'gpio-keys')"))
     let line = InputError.lineNotFound(chip: "/dev/gpiochip0", line: "GPIO99", lines: 54)
     #expect(line.description.contains("GPIO99") && line.description.contains("gpioinfo"))
-    #expect(InputSys.openError(ENOENT, path: "/dev/input/event9", group: "input")
-      == .deviceNotFound("/dev/input/event9"))
+    #expect(
+      InputSys.openError(ENOENT, path: "/dev/input/event9", group: "input")
+        == .deviceNotFound("/dev/input/event9"))
   }
 
   @Test func realChipsIfThisMachineHasAny() throws {

@@ -37,8 +37,12 @@ private let ms: UInt64 = 1_000_000
     let bytes = InputFixture.gpioEvent(ns: 5 * ms, rising: true, seqno: 1)
     InputFixture.write(w, Array(bytes[0..<13]))
     #expect(try reader.read().isEmpty)
-    InputFixture.write(w, Array(bytes[13...]) + Array(InputFixture.gpioEvent(
-      ns: 6 * ms, rising: false, seqno: 2)[0..<47]))
+    InputFixture.write(
+      w,
+      Array(bytes[13...])
+        + Array(
+          InputFixture.gpioEvent(
+            ns: 6 * ms, rising: false, seqno: 2)[0..<47]))
     #expect(try reader.read().count == 1)
   }
 
@@ -51,8 +55,9 @@ private let ms: UInt64 = 1_000_000
     #expect(got[1] == .dropped(count: 3))
     // Lost before the first read too (the buffer overflowed at start-up).
     var late = GpioEventDecoder()
-    #expect(late.feed(InputFixture.gpioEvent(ns: 9, rising: true, seqno: 3)).first
-      == .dropped(count: 2))
+    #expect(
+      late.feed(InputFixture.gpioEvent(ns: 9, rising: true, seqno: 3)).first
+        == .dropped(count: 2))
     var baseline = GpioEventDecoder(firstSeqno: nil)
     #expect(baseline.feed(InputFixture.gpioEvent(ns: 9, rising: true, seqno: 40)).count == 1)
   }

@@ -27,7 +27,8 @@ import Testing
     #expect(swift.count == 592)
     #expect(
       swift
-        == reference(offset: 17, consumer: "alarmclock", flags: flags, debounceUs: 10_000, buffer: 32))
+        == reference(
+          offset: 17, consumer: "alarmclock", flags: flags, debounceUs: 10_000, buffer: 32))
   }
 
   @Test func everyBiasAndNoDebounce() {

@@ -5,7 +5,8 @@ import Testing
 @Suite struct InputDeviceSelectorTests {
   @Test func parsing() {
     #expect(InputDeviceSelector("auto") == .auto)
-    #expect(InputDeviceSelector("/dev/input/by-id/*-event-kbd") == .glob("/dev/input/by-id/*-event-kbd"))
+    #expect(
+      InputDeviceSelector("/dev/input/by-id/*-event-kbd") == .glob("/dev/input/by-id/*-event-kbd"))
     #expect(InputDeviceSelector("/dev/input/event3") == .path("/dev/input/event3"))
   }
 
@@ -17,9 +18,10 @@ import Testing
       InputFixture.mkfifo(dir + "/by-id/" + name)
     }
     let selector = InputDeviceSelector(dir + "/by-id/*-event-kbd")
-    #expect(selector.matches(inputDirectory: dir) == [
-      dir + "/by-id/usb-Logitech-event-kbd", dir + "/by-id/usb-Remote-event-kbd",
-    ])
+    #expect(
+      selector.matches(inputDirectory: dir) == [
+        dir + "/by-id/usb-Logitech-event-kbd", dir + "/by-id/usb-Remote-event-kbd",
+      ])
     #expect(selector.watchDirectories(inputDirectory: dir) == [dir, dir + "/by-id"])
     #expect(InputDeviceSelector(dir + "/by-id/*-nothing").matches(inputDirectory: dir).isEmpty)
   }

@@ -1,7 +1,8 @@
 import AlarmCore
-@testable import AlarmPlatform
 import Glibc
 import Testing
+
+@testable import AlarmPlatform
 
 private let ms: UInt64 = 1_000_000
 

@@ -11,7 +11,8 @@ enum InputFixture {
     b.withUnsafeMutableBytes { raw in
       cshim_gpio_reference_event(
         raw.baseAddress, ns,
-        UInt32(rising ? CSHIM_GPIO_V2_LINE_EVENT_RISING_EDGE : CSHIM_GPIO_V2_LINE_EVENT_FALLING_EDGE),
+        UInt32(
+          rising ? CSHIM_GPIO_V2_LINE_EVENT_RISING_EDGE : CSHIM_GPIO_V2_LINE_EVENT_FALLING_EDGE),
         offset, seqno, lineSeqno ?? seqno)
     }
     return b

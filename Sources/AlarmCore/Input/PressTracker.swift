@@ -60,7 +60,8 @@ public struct PressTracker: Sendable {
   public mutating func edge(_ edge: PressEdge, code: UInt32, at timestamp: UInt64) -> InputPress? {
     guard let binding = bindings[code], let kind = detectors[code]?.edge(edge, at: timestamp)
     else { return nil }
-    return InputPress(code: code, kind: kind, actions: binding.actions, timestampNanoseconds: timestamp)
+    return InputPress(
+      code: code, kind: kind, actions: binding.actions, timestampNanoseconds: timestamp)
   }
 
   /// The threshold timer fired: the long presses due by `now`, in code order.

@@ -29,8 +29,7 @@ public final class EvdevDevice: Sendable {
     if clockResult < 0 {
       warnings.append(
         "\(path): cannot switch event timestamps to the monotonic clock"
-          + " (\(String(cString: strerror(clockErr)))); long presses may misfire across clock changes"
-      )
+          + " (\(String(cString: strerror(clockErr)))); long presses act on release only")
     }
     let keys = EvdevDevice.keyBits(fd)
     if let keys, keys.isEmpty {

@@ -37,7 +37,9 @@ public final class EvdevInputGroup {
   }
 
   /// Directories to give `InputHotplugWatch`.
-  public var watchDirectories: [String] { selector.watchDirectories(inputDirectory: inputDirectory) }
+  public var watchDirectories: [String] {
+    selector.watchDirectories(inputDirectory: inputDirectory)
+  }
 
   /// Whether any device is open (for `status`).
   public var isAvailable: Bool { !sources.isEmpty }
@@ -64,8 +66,8 @@ public final class EvdevInputGroup {
         let missing = source.unsupportedCodes
         if !missing.isEmpty {
           let names = missing.map { EvdevKeyNames.describe(UInt16(clamping: $0)) }
-          result.warnings.append(
-            "\(path) (\(device.name)) has no \(names.joined(separator: ", ")): those keys do nothing")
+          let list = names.joined(separator: ", ")
+          result.warnings.append("\(path) (\(device.name)) has no \(list): those keys do nothing")
         }
       } catch {
         // `auto` tried a node that is not for us; only named devices complain.

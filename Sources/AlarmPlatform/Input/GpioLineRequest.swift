@@ -39,7 +39,8 @@ public struct GpioLineRequestOptions: Sendable, Hashable {
 
   /// The `gpio_v2_line_config.flags` these options request.
   public var flags: UInt64 {
-    var f = UInt64(CSHIM_GPIO_V2_LINE_FLAG_INPUT) | UInt64(CSHIM_GPIO_V2_LINE_FLAG_EDGE_RISING)
+    var f =
+      UInt64(CSHIM_GPIO_V2_LINE_FLAG_INPUT) | UInt64(CSHIM_GPIO_V2_LINE_FLAG_EDGE_RISING)
       | UInt64(CSHIM_GPIO_V2_LINE_FLAG_EDGE_FALLING)
     if activeLow { f |= UInt64(CSHIM_GPIO_V2_LINE_FLAG_ACTIVE_LOW) }
     switch bias {
