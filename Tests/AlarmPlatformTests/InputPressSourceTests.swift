@@ -46,6 +46,17 @@ private let ms: UInt64 = 1_000_000
     #expect(source.deadline == 10_500 * ms)  // the event after the gap starts a press
   }
 
+  @Test func openingAButtonOnAMissingChipNamesTheChip() {
+    let dir = InputFixture.tempDirectory()
+    defer { InputFixture.removeTree(dir) }
+    let error = #expect(throws: InputError.self) {
+      _ = try GpioButtonSource.open(
+        chip: "pinctrl-rp1", line: .name("GPIO17"), options: GpioLineRequestOptions(),
+        binding: KeyBinding(code: 0), devDirectory: dir)
+    }
+    #expect(error == .chipNotFound("pinctrl-rp1", searched: dir + "/gpiochip*"))
+  }
+
   @Test func evdevSourceOverAFifo() throws {
     let dir = InputFixture.tempDirectory()
     defer { InputFixture.removeTree(dir) }

@@ -26,6 +26,18 @@ public struct GpioButtonSource: Sendable {
     tracker = PressTracker(bindings: [b])
   }
 
+  /// Opens `chip` (path, name or label), requests `line` and closes the chip
+  /// again (the line stays requested while the source lives). On failure,
+  /// log the error and retry when `InputHotplugWatch(directories: [devDirectory])`
+  /// reports a `gpiochip*` node: a chip driver can probe after the service starts.
+  public static func open(
+    chip: String, line: GpioLineSelector, options: GpioLineRequestOptions,
+    binding: KeyBinding, devDirectory: String = "/dev"
+  ) throws(InputError) -> GpioButtonSource {
+    let chip = try GpioChip.open(chip, devDirectory: devDirectory)
+    return GpioButtonSource(line: try chip.requestLine(line, options: options), binding: binding)
+  }
+
   public var fd: Int32 { line.fd }
   public var deadline: UInt64? { tracker.deadline }
 
