@@ -1,3 +1,4 @@
+import AlarmCore
 import Glibc
 import Testing
 
@@ -44,10 +45,9 @@ import Testing
     #expect(GpioChip.chipPaths(in: "/nonexistent").isEmpty)
   }
 
-  @Test func lineSelectorParsing() {
-    #expect(GpioLineSelector("17") == .offset(17))
-    #expect(GpioLineSelector("GPIO17") == .name("GPIO17"))
-    #expect(GpioLineSelector("-1") == .name("-1"))
+  @Test func lineLogText() {
+    #expect(GPIOLine.offset(17).logText == "17")
+    #expect(GPIOLine.name("GPIO17").logText == "GPIO17")
   }
 
   @Test func errorsNameTheDeviceAndTheFix() {

@@ -1,3 +1,4 @@
+import AlarmCore
 import AlarmPlatform
 import CShim
 import Testing
@@ -32,7 +33,7 @@ import Testing
   }
 
   @Test func everyBiasAndNoDebounce() {
-    let cases: [(GpioBias, UInt64)] = [
+    let cases: [(GPIOBias, UInt64)] = [
       (.pullUp, CSHIM_GPIO_V2_LINE_FLAG_BIAS_PULL_UP),
       (.pullDown, CSHIM_GPIO_V2_LINE_FLAG_BIAS_PULL_DOWN),
       (.disabled, CSHIM_GPIO_V2_LINE_FLAG_BIAS_DISABLED),

@@ -1,3 +1,4 @@
+import AlarmCore
 import CShim
 import Glibc
 
@@ -24,17 +25,9 @@ public struct GpioLineInfo: Sendable, Hashable {
   public var isUsed: Bool { flags & UInt64(CSHIM_GPIO_V2_LINE_FLAG_USED) != 0 }
 }
 
-/// A line named by offset (`17`) or by line name (`GPIO17`).
-public enum GpioLineSelector: Sendable, Hashable, CustomStringConvertible {
-  case offset(UInt32)
-  case name(String)
-
-  /// A decimal number is an offset, anything else a line name.
-  public init(_ text: String) {
-    if let n = UInt32(text) { self = .offset(n) } else { self = .name(text) }
-  }
-
-  public var description: String {
+extension GPIOLine {
+  /// The line as written in logs: `17` or `GPIO17`.
+  public var logText: String {
     switch self {
     case .offset(let n): return "\(n)"
     case .name(let s): return s
@@ -137,7 +130,7 @@ public final class GpioChip: Sendable {
   }
 
   /// The offset of a line given by offset (checked against the chip) or name.
-  public func resolve(_ line: GpioLineSelector) throws(InputError) -> UInt32 {
+  public func resolve(_ line: GPIOLine) throws(InputError) -> UInt32 {
     switch line {
     case .offset(let n):
       guard n < info.lines else {
@@ -154,7 +147,7 @@ public final class GpioChip: Sendable {
 
   /// Requests a line as a button input (GPIO_V2_GET_LINE_IOCTL); the
   /// returned line's fd delivers `struct gpio_v2_line_event` records.
-  public func requestLine(_ line: GpioLineSelector, options: GpioLineRequestOptions)
+  public func requestLine(_ line: GPIOLine, options: GpioLineRequestOptions)
     throws(InputError) -> GpioLine
   {
     let offset = try resolve(line)
@@ -163,7 +156,7 @@ public final class GpioChip: Sendable {
       InputSys.retry { cshim_ioctl_ptr(fd, cshim_gpio_v2_get_line_ioctl(), buf.baseAddress) }
     }
     guard r >= 0 else {
-      let label = line == .offset(offset) ? "\(offset)" : "\(line) (offset \(offset))"
+      let label = line == .offset(offset) ? "\(offset)" : "\(line.logText) (offset \(offset))"
       switch err {
       case EBUSY:
         let consumer = (try? lineInfo(offset: offset).consumer) ?? ""

@@ -1,23 +1,13 @@
+import AlarmCore
 import CShim
-
-/// The pull resistor a GPIO input line is requested with.
-public enum GpioBias: String, Sendable, Hashable, CaseIterable {
-  /// Internal pull-up: wire the button between the pin and GND (with `activeLow`).
-  case pullUp = "pull-up"
-  /// Internal pull-down: wire the button between the pin and 3.3 V.
-  case pullDown = "pull-down"
-  /// No internal resistor (an external one is fitted).
-  case disabled
-  /// Leave the bias as the kernel or firmware set it.
-  case asIs = "as-is"
-}
 
 /// How a button line is requested: always an input with edge detection on
 /// both edges, so presses and releases both arrive with kernel timestamps.
 public struct GpioLineRequestOptions: Sendable, Hashable {
   /// The consumer name other tools (`gpioinfo`) show for the line.
   public var consumer: String
-  public var bias: GpioBias
+  /// `.pullUp`: wire the button between the pin and GND (with `activeLow`).
+  public var bias: GPIOBias
   /// Pressed = low (the usual wiring with a pull-up): edges are then reported
   /// as logical edges, rising = pressed.
   public var activeLow: Bool
@@ -27,7 +17,7 @@ public struct GpioLineRequestOptions: Sendable, Hashable {
   public var eventBufferSize: UInt32
 
   public init(
-    consumer: String = "alarmclock", bias: GpioBias = .pullUp, activeLow: Bool = true,
+    consumer: String = "alarmclock", bias: GPIOBias = .pullUp, activeLow: Bool = true,
     debounce: Duration = .milliseconds(10), eventBufferSize: UInt32 = 0
   ) {
     self.consumer = consumer

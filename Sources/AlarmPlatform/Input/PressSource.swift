@@ -31,7 +31,7 @@ public struct GpioButtonSource: Sendable {
   /// log the error and retry when `InputHotplugWatch(directories: [devDirectory])`
   /// reports a `gpiochip*` node: a chip driver can probe after the service starts.
   public static func open(
-    chip: String, line: GpioLineSelector, options: GpioLineRequestOptions,
+    chip: String, line: GPIOLine, options: GpioLineRequestOptions,
     binding: KeyBinding, devDirectory: String = "/dev"
   ) throws(InputError) -> GpioButtonSource {
     let chip = try GpioChip.open(chip, devDirectory: devDirectory)

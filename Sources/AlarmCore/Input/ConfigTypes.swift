@@ -1,9 +1,9 @@
-/// The press-action types of the config schema.
+/// The config schema's types that input code takes directly.
 ///
-/// MERGE NOTE: these three declarations are a verbatim copy of the ones in
+/// MERGE NOTE: these five declarations are a verbatim copy of the ones in
 /// Sources/AlarmCore/Config/Config.swift (branch `config`) so this branch
 /// builds alone; when both are merged, delete this file and keep Config's.
-/// The press logic only adds `outcome(of:during:)` (PressOutcome.swift).
+/// Input only adds `outcome(of:during:)` and `stopOnly` (PressOutcome.swift).
 
 /// What a press does while an alarm rings.
 public enum PressAction: String, Hashable, Sendable, CaseIterable {
@@ -35,4 +35,19 @@ public struct PressActions: Hashable, Sendable {
     self.longPress = longPress
     self.idlePress = idlePress
   }
+}
+
+/// GPIO line bias.
+public enum GPIOBias: String, Hashable, Sendable, CaseIterable {
+  case pullUp = "pull-up"
+  case pullDown = "pull-down"
+  case disabled
+  /// Leave the line's bias as the kernel or firmware set it.
+  case asIs = "as-is"
+}
+
+/// A GPIO line: by offset on its chip, or by line name (`GPIO17`).
+public enum GPIOLine: Hashable, Sendable {
+  case offset(UInt32)
+  case name(String)
 }
