@@ -1,0 +1,99 @@
+/// What the ring engine asks the service to do. The engine decides; the
+/// service performs (audio, hook processes, logging, the state file).
+
+/// The events hook commands run on (`[hooks]` in the config).
+public enum HookEvent: String, Hashable, Sendable, CaseIterable {
+  /// The configured lead time before a firing (e.g. a sunrise lamp).
+  case preRing = "pre_ring"
+  /// A ring period starts: the first, and each one after a snooze.
+  case ring
+  case snooze
+  /// The session ends: stopped, auto-silenced, or its alarm removed.
+  /// (Not when another alarm takes the session over: that one's `ring` follows.)
+  case stop
+  /// An occurrence could not ring in time.
+  case missed
+}
+
+/// One hook to run, with what its environment needs.
+public struct HookCall: Hashable, Sendable {
+  public var event: HookEvent
+  public var alarmID: String
+  /// The alarm's label (nil: the default label).
+  public var label: String?
+  /// The occurrence concerned.
+  public var firing: Instant
+
+  public init(event: HookEvent, alarmID: String, label: String?, firing: Instant) {
+    self.event = event
+    self.alarmID = alarmID
+    self.label = label
+    self.firing = firing
+  }
+}
+
+public enum LogLevel: Int, Hashable, Sendable, Comparable {
+  // syslog priorities, as journald's `<N>` prefixes use them
+  case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+
+  public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue > b.rawValue }
+}
+
+public enum EngineAction: Hashable, Sendable {
+  /// Start the alarm's sound (looped, fading in over `alarm.ramp`); the ring
+  /// period ends after `remaining` (the engine also says `.stopSound` then).
+  /// `resumed`: continuing a ring interrupted by a restart.
+  case startSound(Alarm, remaining: Duration, resumed: Bool)
+  case stopSound
+  case hook(HookCall)
+  case log(LogLevel, String)
+  /// The state changed: write `engine.state` (already pruned).
+  case saveState
+}
+
+/// What a command did: ok or an error for the protocol reply, plus the
+/// actions to perform either way.
+public struct CommandResult: Hashable, Sendable {
+  public var actions: [EngineAction]
+  /// nil: the command succeeded.
+  public var error: ControlError?
+  /// skip/unskip: the occurrence concerned (unskip: the next one, if any).
+  public var firing: Firing?
+  /// snooze: when it rings again.
+  public var until: Instant?
+
+  public init(
+    actions: [EngineAction], error: ControlError? = nil, firing: Firing? = nil,
+    until: Instant? = nil
+  ) {
+    self.actions = actions
+    self.error = error
+    self.firing = firing
+    self.until = until
+  }
+
+  public var isOK: Bool { error == nil }
+}
+
+/// Tunables of the engine, given by the service from the config.
+public struct EngineOptions: Hashable, Sendable {
+  /// How long before a firing the `pre_ring` hook runs; nil: no pre-ring.
+  public var preRingLead: Duration?
+  /// At most this many missed entries per alarm per catch-up; earlier ones
+  /// are counted in the oldest kept entry's `more`.
+  public var maxMissedPerAlarm: Int
+  /// Catch-up queries the firing source in chunks of this length.
+  public var scanChunk: Duration
+  /// A forward jump is examined at most this far back from now.
+  public var maxScan: Duration
+
+  public init(
+    preRingLead: Duration? = nil, maxMissedPerAlarm: Int = 3,
+    scanChunk: Duration = .seconds(86_400), maxScan: Duration = .seconds(62 * 86_400)
+  ) {
+    self.preRingLead = preRingLead
+    self.maxMissedPerAlarm = max(1, maxMissedPerAlarm)
+    self.scanChunk = max(.seconds(60), scanChunk)
+    self.maxScan = max(.seconds(60), maxScan)
+  }
+}
