@@ -42,33 +42,43 @@ extension AlarmEngine {
       lower = min(now - options.maxScan, now - maxRing)
     }
 
-    var handled = Set<Occurrence>()
-    for h in state.history where h.kind == .rung || h.kind == .missed {
-      handled.insert(Occurrence(alarmID: h.alarmID, at: h.firing))
+    // Rung occurrences never ring again; missed ones are not recorded twice,
+    // but may still ring if the clock went back and their time comes again.
+    var rung = Set<Occurrence>()
+    var alreadyMissed = Set<Occurrence>()
+    for h in state.history {
+      let o = Occurrence(alarmID: h.alarmID, at: h.firing)
+      if h.kind == .rung { rung.insert(o) } else if h.kind == .missed { alreadyMissed.insert(o) }
     }
-    if let s = state.session { handled.insert(Occurrence(alarmID: s.alarmID, at: s.firing)) }
+    if let s = state.session { rung.insert(Occurrence(alarmID: s.alarmID, at: s.firing)) }
 
     var best: Firing? = nil
     var missed: [String: MissedRun] = [:]
     let limit = options.maxMissedPerAlarm
+    func miss(_ f: Firing) {
+      guard !alreadyMissed.contains(Occurrence(alarmID: f.alarmID, at: f.at)) else { return }
+      missed[f.alarmID, default: MissedRun()].add(f, limit: limit)
+    }
     var t = lower
     while t < now {
       let end = min(now, t + options.scanChunk)
       for f in source.firings(after: t, through: end, marks: state.marks) {
-        guard let alarm = alarms[f.alarmID], alarm.enabled, f.at <= now,
-          !handled.contains(Occurrence(alarmID: f.alarmID, at: f.at))
+        let o = Occurrence(alarmID: f.alarmID, at: f.at)
+        guard let alarm = alarms[f.alarmID], alarm.enabled, f.at <= now, !rung.contains(o)
         else { continue }
         if now < f.at + alarm.ringFor {
           if let b = best, f.at < b.at {
-            missed[f.alarmID, default: MissedRun()].add(f, limit: limit)
+            miss(f)
           } else {
-            if let b = best { missed[b.alarmID, default: MissedRun()].add(b, limit: limit) }
+            if let b = best { miss(b) }
             best = f
           }
+        } else if alreadyMissed.contains(o) {
+          continue
         } else if let high, f.at <= high {
           continue
         } else {
-          missed[f.alarmID, default: MissedRun()].add(f, limit: limit)
+          miss(f)
         }
       }
       t = end
@@ -76,7 +86,7 @@ extension AlarmEngine {
 
     // A firing older than the session's own occurrence does not take it over.
     if let c = best, let s = state.session, c.at < s.firing {
-      missed[c.alarmID, default: MissedRun()].add(c, limit: limit)
+      miss(c)
       best = nil
     }
     recordMissed(missed, now: now, &out)
