@@ -69,8 +69,8 @@ public protocol FiringSource: Sendable {
 extension FiringSource {
   public func next(of alarmID: String, after instant: Instant, marks: ScheduleMarks) -> Firing? {
     var t = instant
-    // Bounded: 100,000 firings of other alarms is far beyond any real config.
-    for _ in 0..<100_000 {
+    // Bounded: 10,000 instants of other alarms first is beyond any real config.
+    for _ in 0..<10_000 {
       guard let f = next(after: t, marks: marks) else { return nil }
       let same = firings(after: f.at - .seconds(1), through: f.at, marks: marks)
       if let mine = same.first(where: { $0.alarmID == alarmID }) { return mine }

@@ -67,15 +67,15 @@ extension AlarmEngine {
   /// `marks.skipNext`). Asking again for the same occurrence changes nothing.
   public mutating func skip(_ id: String, now: Instant) -> CommandResult {
     command(now: now) { engine, out in
-      guard engine.alarms[id] != nil else {
+      guard let alarm = engine.alarms[id] else {
         return CommandResult(actions: [], error: engine.unknownAlarm(id))
       }
+      let none = ControlError(.nothingToSkip, "alarm '\(id)' has no upcoming occurrence to skip")
+      guard alarm.enabled else { return CommandResult(actions: [], error: none) }
       var marks = engine.state.marks
       marks.skipNext[id] = nil
       guard let next = engine.source.next(of: id, after: now, marks: marks) else {
-        return CommandResult(
-          actions: [],
-          error: ControlError(.nothingToSkip, "alarm '\(id)' has no upcoming occurrence to skip"))
+        return CommandResult(actions: [], error: none)
       }
       if engine.state.marks.skipNext[id] != next.date {
         engine.state.marks.skipNext[id] = next.date
