@@ -151,7 +151,8 @@ import Testing
     _ = e.advance(to: Instant(seconds: 30))
     let a = e.advance(to: at(6, 50))
     #expect(a.sound == ["start work 300s"])
-    #expect(a.contains { if case .log(_, let m) = $0 { m.contains("only the last") } else { false } })
+    #expect(
+      a.contains { if case .log(_, let m) = $0 { m.contains("only the last") } else { false } })
     let missed = e.state.history.filter { $0.kind == .missed }
     #expect(missed.count == 6)  // 3 per alarm
     let total = missed.map(\.more).reduce(0, +)

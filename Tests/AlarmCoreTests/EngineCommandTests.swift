@@ -39,7 +39,8 @@ import Testing
     _ = e.advance(to: at(6, 0))
     #expect(e.skip("off", now: at(6, 0)).error?.code == .nothingToSkip)
     #expect(e.skip("nap", now: at(6, 0)).isOK)  // armed at 06:00: tomorrow 05:00
-    #expect(e.skip("zzz", now: at(6, 0)).error == ControlError(.unknownAlarm, "no alarm with id 'zzz'"))
+    #expect(
+      e.skip("zzz", now: at(6, 0)).error == ControlError(.unknownAlarm, "no alarm with id 'zzz'"))
     #expect(
       e.unskip("Work", now: at(6, 0)).error?.message
         == "no alarm with id 'Work' (did you mean 'work'?)")

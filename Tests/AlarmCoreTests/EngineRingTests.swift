@@ -61,7 +61,10 @@ import Testing
     let r = e.snooze(now: at(6, 46))
     #expect(r.error == ControlError(.snoozeOff, "snooze is off for this alarm"))
     #expect(r.actions.sound.isEmpty)
-    #expect(r.actions.contains { if case .log(_, let m) = $0 { m.contains("snooze refused") } else { false } })
+    #expect(
+      r.actions.contains {
+        if case .log(_, let m) = $0 { m.contains("snooze refused") } else { false }
+      })
     #expect(e.soundPlaying && e.state.session?.isSnoozed == false)
     #expect(e.stop(now: at(6, 47)).isOK)
   }
@@ -128,7 +131,8 @@ import Testing
     #expect(r.actions.sound == ["stop", "start work 600s"])
     #expect(e.snooze(now: at(12, 2)).until == at(12, 11))
     r = e.ring("wrok", now: at(12, 3))
-    #expect(r.error == ControlError(.unknownAlarm, "no alarm with id 'wrok' (did you mean 'work'?)"))
+    #expect(
+      r.error == ControlError(.unknownAlarm, "no alarm with id 'wrok' (did you mean 'work'?)"))
   }
 
   @Test func preRingHookRunsOnceAtTheLeadTime() {

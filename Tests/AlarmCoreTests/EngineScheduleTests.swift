@@ -8,7 +8,10 @@ import Testing
     AlarmEngine, TimeZoneRules
   ) {
     let berlin = try zone("Europe/Berlin")
-    return (AlarmEngine(alarms: alarms, source: Schedule(alarms: alarms, zone: berlin), state: state), berlin)
+    return (
+      AlarmEngine(alarms: alarms, source: Schedule(alarms: alarms, zone: berlin), state: state),
+      berlin
+    )
   }
 
   @Test func weekdayAlarmAcrossAWeekendWithSkipAndSnooze() throws {
@@ -28,9 +31,10 @@ import Testing
     #expect(e.snooze(now: ring + .seconds(30)).until == tz.wall("2026-12-08", "06:54:30"))
     #expect(e.advance(to: tz.wall("2026-12-08", "06:54:30")).sound == ["start work 600s"])
     #expect(e.stop(now: tz.wall("2026-12-08", "06:55")).isOK)
-    #expect(e.upcoming(after: tz.wall("2026-12-08", "06:55"), count: 2).map { tz.text($0.at) } == [
-      "2026-12-09T06:45:00+01:00", "2026-12-10T06:45:00+01:00",
-    ])
+    #expect(
+      e.upcoming(after: tz.wall("2026-12-08", "06:55"), count: 2).map { tz.text($0.at) } == [
+        "2026-12-09T06:45:00+01:00", "2026-12-10T06:45:00+01:00",
+      ])
   }
 
   /// A daily 02:30 on the spring-forward night rings at 03:30 (RFC 5545);

@@ -49,7 +49,8 @@ struct UTCFirings: FiringSource {
       day = armedDay * 86_400 + tod > mark.armedAt.seconds ? armedDay : armedDay + 1
     }
     let date = LocalDate(daysSinceEpoch: Int(day))
-    return Firing(alarmID: alarm.id, at: Instant(seconds: day * 86_400 + tod), date: date, time: alarm.time)
+    return Firing(
+      alarmID: alarm.id, at: Instant(seconds: day * 86_400 + tod), date: date, time: alarm.time)
   }
 }
 
@@ -67,7 +68,8 @@ func alarm(
   defaults.snooze = snooze
   defaults.ringFor = ringFor
   return Alarm(
-    id: id, time: LocalTime(hour: h, minute: m), days: days, date: date, label: id.prefix(1).uppercased() + id.dropFirst(),
+    id: id, time: LocalTime(hour: h, minute: m), days: days, date: date,
+    label: id.prefix(1).uppercased() + id.dropFirst(),
     defaults: defaults, enabled: enabled)
 }
 

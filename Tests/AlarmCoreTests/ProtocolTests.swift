@@ -35,29 +35,48 @@ import Testing
       #expect(line.last == 0x0a && line.dropLast().allSatisfy { $0 != 0x0a })
       #expect(try ControlRequest(line: line.dropLast()) == r)
     }
-    #expect(String(decoding: ControlRequest.next(count: 3).encodedLine(), as: UTF8.self) == "{\"cmd\":\"next\",\"count\":3}\n")
+    #expect(
+      String(decoding: ControlRequest.next(count: 3).encodedLine(), as: UTF8.self)
+        == "{\"cmd\":\"next\",\"count\":3}\n")
   }
 
   @Test func everyRequestErrorCode() {
     #expect(error("")?.code == .badJSON)
     #expect(error("")?.message == "empty line")
     #expect(error("{")?.code == .badJSON)
-    #expect(error(#"{"cmd":"status"} x"#)?.message == "invalid JSON at byte 17: unexpected text after the value")
+    #expect(
+      error(#"{"cmd":"status"} x"#)?.message
+        == "invalid JSON at byte 17: unexpected text after the value")
     #expect(error(String(repeating: "[", count: 1000))?.code == .badJSON)
-    #expect(error("[1,2]") == ControlError(.badRequest, "a request must be a JSON object, not an array"))
+    #expect(
+      error("[1,2]") == ControlError(.badRequest, "a request must be a JSON object, not an array"))
     #expect(error("{}")?.code == .badRequest)
-    #expect(error(#"{"cmd":5}"#) == ControlError(.badRequest, "\"cmd\" must be a string, not a number"))
-    #expect(error(#"{"cmd":"snoze"}"#) == ControlError(.unknownCommand, "unknown command 'snoze' (did you mean 'snooze'?)"))
-    #expect(error(#"{"cmd":"explode"}"#) == ControlError(.unknownCommand, "unknown command 'explode'"))
-    #expect(error(#"{"cmd":"stop","force":true}"#) == ControlError(.badRequest, "unknown field 'force' for 'stop'"))
-    #expect(error(#"{"cmd":"skip"}"#) == ControlError(.badRequest, "'skip' needs \"id\": an alarm id string"))
-    #expect(error(#"{"cmd":"ring","id":7}"#)?.message == "'ring' needs \"id\": an alarm id string, not a number")
+    #expect(
+      error(#"{"cmd":5}"#) == ControlError(.badRequest, "\"cmd\" must be a string, not a number"))
+    #expect(
+      error(#"{"cmd":"snoze"}"#)
+        == ControlError(.unknownCommand, "unknown command 'snoze' (did you mean 'snooze'?)"))
+    #expect(
+      error(#"{"cmd":"explode"}"#) == ControlError(.unknownCommand, "unknown command 'explode'"))
+    #expect(
+      error(#"{"cmd":"stop","force":true}"#)
+        == ControlError(.badRequest, "unknown field 'force' for 'stop'"))
+    #expect(
+      error(#"{"cmd":"skip"}"#)
+        == ControlError(.badRequest, "'skip' needs \"id\": an alarm id string"))
+    #expect(
+      error(#"{"cmd":"ring","id":7}"#)?.message
+        == "'ring' needs \"id\": an alarm id string, not a number")
     #expect(error(#"{"cmd":"ring","id":""}"#)?.code == .badRequest)
     #expect(error(#"{"cmd":"ring","id":"a\u0000"}"#)?.code == .badRequest)
-    #expect(error(#"{"cmd":"next","count":0}"#) == ControlError(.badRequest, "\"count\" must be an integer from 1 to 100"))
+    #expect(
+      error(#"{"cmd":"next","count":0}"#)
+        == ControlError(.badRequest, "\"count\" must be an integer from 1 to 100"))
     #expect(error(#"{"cmd":"next","count":1e3}"#)?.code == .badRequest)
     #expect(error(#"{"cmd":"next","count":99999999999999999999999}"#)?.code == .badRequest)
-    #expect(throws: ControlError.self) { try ControlRequest(line: [0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) }
+    #expect(throws: ControlError.self) {
+      try ControlRequest(line: [0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])
+    }
   }
 
   @Test func framerSplitsLinesAndCapsLength() {
@@ -82,26 +101,48 @@ import Testing
       path: "/etc/alarmclock/alarms.toml", ok: false,
       errors: ["/etc/alarmclock/alarms.toml:3:8: expected a time such as 06:45"]),
     clockSynchronized: nil,
-    session: SessionStatus(id: "work", label: "Work", state: .snoozed, until: "2026-12-03T06:54:00+01:00", snoozes: 1),
+    session: SessionStatus(
+      id: "work", label: "Work", state: .snoozed, until: "2026-12-03T06:54:00+01:00", snoozes: 1),
     next: [UpcomingFiring(id: "gym", label: nil, at: "2026-12-03T07:30:00+01:00")],
     history: [
-      HistoryItem(kind: .missed, id: "nap", label: "Nap\nline", firing: "2026-12-02T14:30:00+01:00", at: "2026-12-02T16:00:00+01:00", more: 2)
+      HistoryItem(
+        kind: .missed, id: "nap", label: "Nap\nline", firing: "2026-12-02T14:30:00+01:00",
+        at: "2026-12-02T16:00:00+01:00", more: 2)
     ],
     inputs: [InputStatus(name: "gpio", available: false, detail: "/dev/gpiochip0: no such file")])
 
   @Test func repliesRoundTripOnOneLine() throws {
-    let cases: [(ControlRequest, ControlReply)] = [
-      (.status, .ok(.status(Self.status))),
-      (.status, .ok(.status(StatusReport(
-        version: "0.1.0", config: ConfigStatus(path: "a.toml", ok: true), clockSynchronized: true,
-        session: nil, next: [], history: [], inputs: [])))),
-      (.next(count: 2), .ok(.next(Self.status.next))),
-      (.skip(id: "work"), .ok(.skip(SkipInfo(id: "work", date: "2026-12-03", at: "2026-12-03T06:45:00+01:00")))),
-      (.unskip(id: "work"), .ok(.skip(SkipInfo(id: "work", date: nil, at: nil)))),
-      (.snooze, .ok(.snooze(until: "2026-12-03T06:54:00+01:00"))),
-      (.stop, .ok(.empty)), (.ring(id: "x"), .ok(.empty)), (.reload, .ok(.empty)),
-      (.reload, .failure(ControlError(.configInvalid, "the config has 1 error; the last good config stays in force", details: ["a.toml:1:1: bad"]))),
-    ] + ControlErrorCode.allCases.map { (.stop, .failure(ControlError($0, "message for \($0.rawValue)"))) }
+    let cases: [(ControlRequest, ControlReply)] =
+      [
+        (.status, .ok(.status(Self.status))),
+        (
+          .status,
+          .ok(
+            .status(
+              StatusReport(
+                version: "0.1.0", config: ConfigStatus(path: "a.toml", ok: true),
+                clockSynchronized: true,
+                session: nil, next: [], history: [], inputs: [])))
+        ),
+        (.next(count: 2), .ok(.next(Self.status.next))),
+        (
+          .skip(id: "work"),
+          .ok(.skip(SkipInfo(id: "work", date: "2026-12-03", at: "2026-12-03T06:45:00+01:00")))
+        ),
+        (.unskip(id: "work"), .ok(.skip(SkipInfo(id: "work", date: nil, at: nil)))),
+        (.snooze, .ok(.snooze(until: "2026-12-03T06:54:00+01:00"))),
+        (.stop, .ok(.empty)), (.ring(id: "x"), .ok(.empty)), (.reload, .ok(.empty)),
+        (
+          .reload,
+          .failure(
+            ControlError(
+              .configInvalid, "the config has 1 error; the last good config stays in force",
+              details: ["a.toml:1:1: bad"]))
+        ),
+      ]
+      + ControlErrorCode.allCases.map {
+        (.stop, .failure(ControlError($0, "message for \($0.rawValue)")))
+      }
     for (req, reply) in cases {
       let line = reply.encodedLine()
       #expect(line.last == 0x0a && !line.dropLast().contains(0x0a))
@@ -110,11 +151,21 @@ import Testing
   }
 
   @Test func replyWireFormat() {
-    let text = String(decoding: ControlReply.failure(ControlError(.unknownAlarm, "no alarm with id 'wrok' (did you mean 'work'?)")).encodedLine(), as: UTF8.self)
-    #expect(text == #"{"error":{"code":"unknown-alarm","message":"no alarm with id 'wrok' (did you mean 'work'?)"},"ok":false}"# + "\n")
-    #expect(String(decoding: ControlReply.ok(.empty).encodedLine(), as: UTF8.self) == "{\"ok\":true}\n")
-    #expect(String(decoding: ControlReply.lineTooLong.encodedLine(), as: UTF8.self).contains("\"code\":\"line-too-long\""))
-    let status = String(decoding: ControlReply.ok(.status(Self.status)).encodedLine(), as: UTF8.self)
+    let text = String(
+      decoding: ControlReply.failure(
+        ControlError(.unknownAlarm, "no alarm with id 'wrok' (did you mean 'work'?)")
+      ).encodedLine(), as: UTF8.self)
+    #expect(
+      text
+        == #"{"error":{"code":"unknown-alarm","#
+        + #""message":"no alarm with id 'wrok' (did you mean 'work'?)"},"ok":false}"# + "\n")
+    #expect(
+      String(decoding: ControlReply.ok(.empty).encodedLine(), as: UTF8.self) == "{\"ok\":true}\n")
+    #expect(
+      String(decoding: ControlReply.lineTooLong.encodedLine(), as: UTF8.self).contains(
+        "\"code\":\"line-too-long\""))
+    let status = String(
+      decoding: ControlReply.ok(.status(Self.status)).encodedLine(), as: UTF8.self)
     #expect(status.contains(#""clock":{"synchronized":null}"#))
     #expect(status.contains(#""label":"Nap\nline""#))
   }
@@ -123,10 +174,16 @@ import Testing
     let newer = #"{"ok":true,"until":"x","extra":[1,2]}"#
     #expect(try ControlReply(line: Array(newer.utf8), for: .snooze) == .ok(.snooze(until: "x")))
     let unknownCode = #"{"ok":false,"error":{"code":"brand-new","message":"m"}}"#
-    #expect(try ControlReply(line: Array(unknownCode.utf8), for: .stop) == .failure(ControlError(.internal, "m")))
+    #expect(
+      try ControlReply(line: Array(unknownCode.utf8), for: .stop)
+        == .failure(ControlError(.internal, "m")))
     #expect(throws: ControlError.self) { try ControlReply(line: Array("nope".utf8), for: .status) }
-    #expect(throws: ControlError.self) { try ControlReply(line: Array(#"{"ok":true}"#.utf8), for: .status) }
-    #expect(throws: ControlError.self) { try ControlReply(line: Array(#"{"ok":"yes"}"#.utf8), for: .stop) }
+    #expect(throws: ControlError.self) {
+      try ControlReply(line: Array(#"{"ok":true}"#.utf8), for: .status)
+    }
+    #expect(throws: ControlError.self) {
+      try ControlReply(line: Array(#"{"ok":"yes"}"#.utf8), for: .stop)
+    }
   }
 
   @Test func didYouMean() {

@@ -18,7 +18,9 @@ public enum ControlReply: Hashable, Sendable {
   var json: JSONValue {
     switch self {
     case .failure(let e):
-      var error: [String: JSONValue] = ["code": .string(e.code.rawValue), "message": .string(e.message)]
+      var error: [String: JSONValue] = [
+        "code": .string(e.code.rawValue), "message": .string(e.message),
+      ]
       if !e.details.isEmpty { error["details"] = .array(e.details.map { .string($0) }) }
       return .object(["ok": .bool(false), "error": .object(error)])
     case .ok(let payload):
@@ -54,17 +56,21 @@ public enum ControlReply: Hashable, Sendable {
       // An unknown code from a newer service still reads as an error.
       let code = ControlErrorCode(rawValue: codeText) ?? .internal
       let details = try e.array("details", maxCount: 10_000).enumerated().map {
-        (n, v) throws(JSONFieldError) in try JSONFields.string(v, maxLength: 10_000, path: "error.details[\(n)]")
+        (n, v) throws(JSONFieldError) in
+        try JSONFields.string(v, maxLength: 10_000, path: "error.details[\(n)]")
       }
-      return .failure(ControlError(code, try e.string("message", maxLength: 100_000), details: details))
+      return .failure(
+        ControlError(code, try e.string("message", maxLength: 100_000), details: details))
     }
     switch request {
     case .status: return .ok(.status(try StatusReport(top)))
     case .next: return .ok(.next(try UpcomingFiring.list(top, "next")))
     case .skip(let id), .unskip(let id):
       return .ok(
-        .skip(SkipInfo(id: try top.optionalString("id") ?? id, date: try top.optionalString("date"),
-          at: try top.optionalString("at"))))
+        .skip(
+          SkipInfo(
+            id: try top.optionalString("id") ?? id, date: try top.optionalString("date"),
+            at: try top.optionalString("at"))))
     case .snooze: return .ok(.snooze(until: try top.string("until")))
     case .stop, .reload, .ring: return .ok(.empty)
     }
@@ -131,7 +137,8 @@ extension StatusReport {
   init(_ top: JSONFields) throws(JSONFieldError) {
     let c = try JSONFields(try top.required("config"), path: "config")
     let configErrors = try c.array("errors", maxCount: 10_000).enumerated().map {
-      (n, v) throws(JSONFieldError) in try JSONFields.string(v, maxLength: 10_000, path: "config.errors[\(n)]")
+      (n, v) throws(JSONFieldError) in
+      try JSONFields.string(v, maxLength: 10_000, path: "config.errors[\(n)]")
     }
     var synchronized: Bool? = nil
     if let clock = top.optional("clock") {
@@ -170,7 +177,8 @@ extension StatusReport {
     }
     self.init(
       version: try top.string("version"),
-      config: ConfigStatus(path: try c.string("path", maxLength: 10_000), ok: try c.bool("ok"), errors: configErrors),
+      config: ConfigStatus(
+        path: try c.string("path", maxLength: 10_000), ok: try c.bool("ok"), errors: configErrors),
       clockSynchronized: synchronized, session: session,
       next: try UpcomingFiring.list(top, "next"), history: history, inputs: inputs)
   }
@@ -184,7 +192,8 @@ extension UpcomingFiring {
     for (n, v) in try top.array(key, maxCount: 100_000).enumerated() {
       let f = try JSONFields(v, path: "\(key)[\(n)]")
       out.append(
-        UpcomingFiring(id: try f.string("id"), label: try f.optionalString("label"), at: try f.string("at")))
+        UpcomingFiring(
+          id: try f.string("id"), label: try f.optionalString("label"), at: try f.string("at")))
     }
     return out
   }

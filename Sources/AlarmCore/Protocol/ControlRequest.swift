@@ -46,7 +46,8 @@ public enum ControlRequest: Hashable, Sendable {
       throw ControlError(.badRequest, "a request must be a JSON object, not \(value.typeName)")
     }
     guard let cmdValue = members["cmd"] else {
-      throw ControlError(.badRequest, "missing \"cmd\" (one of: \(Self.commands.joined(separator: ", ")))")
+      throw ControlError(
+        .badRequest, "missing \"cmd\" (one of: \(Self.commands.joined(separator: ", ")))")
     }
     guard case .string(let cmd) = cmdValue else {
       throw ControlError(.badRequest, "\"cmd\" must be a string, not \(cmdValue.typeName)")
@@ -58,7 +59,9 @@ public enum ControlRequest: Hashable, Sendable {
     case "next": fields = ["cmd", "count"]
     default:
       var message = "unknown command \(quoted(cmd))"
-      if let guess = closestMatch(to: cmd, in: Self.commands) { message += " (did you mean '\(guess)'?)" }
+      if let guess = closestMatch(to: cmd, in: Self.commands) {
+        message += " (did you mean '\(guess)'?)"
+      }
       throw ControlError(.unknownCommand, message)
     }
     if let extra = members.keys.sorted().first(where: { !fields.contains($0) }) {

@@ -49,7 +49,9 @@ extension JSONValue {
     reader.skipSpace()
     let value = try reader.value(depth: 0)
     reader.skipSpace()
-    guard reader.pos == reader.bytes.count else { throw reader.fail("unexpected text after the value") }
+    guard reader.pos == reader.bytes.count else {
+      throw reader.fail("unexpected text after the value")
+    }
     return value
   }
 

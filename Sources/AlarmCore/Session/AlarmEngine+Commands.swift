@@ -16,7 +16,8 @@ extension AlarmEngine {
           actions: [], error: ControlError(.notRinging, "'\(s.alarmID)' is already snoozed"))
       }
       guard let length = alarm.snooze, length > .zero else {
-        out.append(.log(.notice, "snooze refused: snooze is off for '\(alarm.id)'; it keeps ringing"))
+        out.append(
+          .log(.notice, "snooze refused: snooze is off for '\(alarm.id)'; it keeps ringing"))
         return CommandResult(
           actions: [], error: ControlError(.snoozeOff, "snooze is off for this alarm"))
       }
@@ -122,7 +123,9 @@ extension AlarmEngine {
   /// `unknown-alarm`, with a suggestion when the id looks like a typo.
   func unknownAlarm(_ id: String) -> ControlError {
     var message = "no alarm with id \(quoted(id))"
-    if let guess = closestMatch(to: id, in: alarms.keys) { message += " (did you mean '\(guess)'?)" }
+    if let guess = closestMatch(to: id, in: alarms.keys) {
+      message += " (did you mean '\(guess)'?)"
+    }
     return ControlError(.unknownAlarm, message)
   }
 

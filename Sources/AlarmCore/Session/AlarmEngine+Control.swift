@@ -28,7 +28,9 @@ extension AlarmEngine {
     case .skip(let id):
       result = skip(id, now: now)
       payload = .skip(
-        SkipInfo(id: id, date: result.firing.map(\.date.description), at: result.firing.map { format($0.at) }))
+        SkipInfo(
+          id: id, date: result.firing.map(\.date.description),
+          at: result.firing.map { format($0.at) }))
     case .unskip(let id):
       result = unskip(id, now: now)
       payload = .skip(SkipInfo(id: id, date: nil, at: result.firing.map { format($0.at) }))
@@ -49,7 +51,8 @@ extension AlarmEngine {
     }
     let history = recentHistory(now: now).map {
       HistoryItem(
-        kind: $0.kind, id: $0.alarmID, label: $0.label, firing: format($0.firing), at: format($0.at),
+        kind: $0.kind, id: $0.alarmID, label: $0.label, firing: format($0.firing),
+        at: format($0.at),
         more: $0.more)
     }
     return (session, upcomingFirings(after: now, count: nextCount, format: format), history)

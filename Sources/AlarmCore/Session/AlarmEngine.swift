@@ -177,7 +177,8 @@ public struct AlarmEngine: Sendable {
         !state.hasRung(f.alarmID, at: f.at)
       else { continue }
       preRang.insert(key)
-      out.append(.hook(HookCall(event: .preRing, alarmID: f.alarmID, label: alarm.label, firing: f.at)))
+      out.append(
+        .hook(HookCall(event: .preRing, alarmID: f.alarmID, label: alarm.label, firing: f.at)))
     }
   }
 
@@ -211,7 +212,8 @@ public struct AlarmEngine: Sendable {
     switch kind {
     case .replaced: break
     case .missed:
-      out.append(.hook(HookCall(event: .missed, alarmID: s.alarmID, label: label, firing: s.firing)))
+      out.append(
+        .hook(HookCall(event: .missed, alarmID: s.alarmID, label: label, firing: s.firing)))
     default:
       out.append(.hook(HookCall(event: .stop, alarmID: s.alarmID, label: label, firing: s.firing)))
     }

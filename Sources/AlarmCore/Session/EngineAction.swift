@@ -34,7 +34,11 @@ public struct HookCall: Hashable, Sendable {
 
 public enum LogLevel: Int, Hashable, Sendable, Comparable {
   // syslog priorities, as journald's `<N>` prefixes use them
-  case error = 3, warning = 4, notice = 5, info = 6, debug = 7
+  case error = 3
+  case warning = 4
+  case notice = 5
+  case info = 6
+  case debug = 7
 
   public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue > b.rawValue }
 }

@@ -92,7 +92,8 @@ public enum StateCodec {
     let version = try top.int("version", in: 0...Int64(Int32.max))
     guard version == Int64(ServiceState.currentVersion) else {
       throw top.fail(
-        "version", "unsupported version \(version) (this build reads \(ServiceState.currentVersion))")
+        "version",
+        "unsupported version \(version) (this build reads \(ServiceState.currentVersion))")
     }
     try top.onlyKnown([
       "version", "last_checked", "high_water", "session", "skip_next", "one_offs", "history",
