@@ -58,14 +58,14 @@ public enum ControlRequest: Hashable, Sendable {
     case "skip", "unskip", "ring": fields = ["cmd", "id"]
     case "next": fields = ["cmd", "count"]
     default:
-      var message = "unknown command \(quoted(cmd))"
+      var message = "unknown command \(singleQuoted(cmd))"
       if let guess = closestMatch(to: cmd, in: Self.commands) {
         message += " (did you mean '\(guess)'?)"
       }
       throw ControlError(.unknownCommand, message)
     }
     if let extra = members.keys.sorted().first(where: { !fields.contains($0) }) {
-      throw ControlError(.badRequest, "unknown field \(quoted(extra)) for '\(cmd)'")
+      throw ControlError(.badRequest, "unknown field \(singleQuoted(extra)) for '\(cmd)'")
     }
     switch cmd {
     case "status": self = .status

@@ -122,7 +122,7 @@ extension AlarmEngine {
 
   /// `unknown-alarm`, with a suggestion when the id looks like a typo.
   func unknownAlarm(_ id: String) -> ControlError {
-    var message = "no alarm with id \(quoted(id))"
+    var message = "no alarm with id \(singleQuoted(id))"
     if let guess = closestMatch(to: id, in: alarms.keys) {
       message += " (did you mean '\(guess)'?)"
     }

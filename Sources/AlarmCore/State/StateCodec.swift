@@ -119,7 +119,7 @@ public enum StateCodec {
     for (id, v) in try top.object("skip_next", maxCount: maxMarks) {
       let path = top.sub("skip_next")
       guard isPlausibleAlarmID(id) else {
-        throw JSONFieldError(path: path, reason: "bad alarm id \(quoted(id))")
+        throw JSONFieldError(path: path, reason: "bad alarm id \(singleQuoted(id))")
       }
       let text = try JSONFields.string(v, maxLength: 10, path: "\(path).\(id)")
       guard let date = LocalDate(iso: text) else {
@@ -130,7 +130,7 @@ public enum StateCodec {
 
     for (id, v) in try top.object("one_offs", maxCount: maxMarks) {
       guard isPlausibleAlarmID(id) else {
-        throw JSONFieldError(path: top.sub("one_offs"), reason: "bad alarm id \(quoted(id))")
+        throw JSONFieldError(path: top.sub("one_offs"), reason: "bad alarm id \(singleQuoted(id))")
       }
       let m = try JSONFields(v, path: "one_offs.\(id)")
       try m.onlyKnown(["armed_at", "done_at", "fingerprint"])
@@ -145,7 +145,7 @@ public enum StateCodec {
       try h.onlyKnown(["kind", "alarm", "label", "firing", "at", "more"])
       let kindText = try h.string("kind", maxLength: 20)
       guard let kind = HistoryKind(rawValue: kindText) else {
-        throw h.fail("kind", "unknown kind \(quoted(kindText))")
+        throw h.fail("kind", "unknown kind \(singleQuoted(kindText))")
       }
       state.history.append(
         HistoryEntry(
@@ -159,13 +159,13 @@ public enum StateCodec {
 
   private static func alarmID(_ f: JSONFields, _ key: String) throws(JSONFieldError) -> String {
     let id = try f.string(key, maxLength: 256)
-    guard isPlausibleAlarmID(id) else { throw f.fail(key, "bad alarm id \(quoted(id))") }
+    guard isPlausibleAlarmID(id) else { throw f.fail(key, "bad alarm id \(singleQuoted(id))") }
     return id
   }
 }
 
 /// `'text'` for messages, with control characters escaped and long text cut.
-func quoted(_ text: String) -> String {
+func singleQuoted(_ text: String) -> String {
   var out = ""
   for s in text.unicodeScalars.prefix(80) {
     out += s.properties.generalCategory == .control ? s.escaped(asASCII: true) : String(s)
