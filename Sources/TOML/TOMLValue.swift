@@ -128,6 +128,12 @@ public struct TOMLEntry: Hashable, Sendable {
   /// table header segment that created it).
   public var keyRange: SourceRange
   public var node: TOMLNode
+
+  public init(key: String, keyRange: SourceRange, node: TOMLNode) {
+    self.key = key
+    self.keyRange = keyRange
+    self.node = node
+  }
 }
 
 /// How a table came to exist; the redefinition rules depend on it.
