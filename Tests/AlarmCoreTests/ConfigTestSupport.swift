@@ -20,3 +20,10 @@ func validConfig(_ text: String) -> Config? {
   }
   return result.config
 }
+
+import Foundation
+
+/// A file's text (tests only; the core itself never reads files).
+func readText(_ path: String) throws -> String {
+  try String(contentsOfFile: path, encoding: .utf8)
+}

@@ -106,7 +106,7 @@ enum AlarmDecoder {
         let actual: String? = if case .string(let id) = entry.node.value { quoted(id) } else { nil }
         r.mismatch(
           entry, "lower-case letters, digits, '-' and '_', starting with a letter or digit "
-            + "(at most \(AlarmID.maxLength))", actual: actual)
+            + "(at most \(AlarmID.maxLength) characters)", actual: actual)
       }
     }
     let time = self.time(r)

@@ -24,7 +24,7 @@ public enum ConfigDecoder {
   {
     let state = DecodeState()
     let root = TableReader(
-      document.root, section: "the file", keyPrefix: "",
+      document.root, section: "", keyPrefix: "",
       anchor: SourcePosition(line: 1, column: 1, offset: 0), known: topLevelKeys, state: state)
     let base = directory(of: path)
 

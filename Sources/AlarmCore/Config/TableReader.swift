@@ -18,7 +18,7 @@ final class DecodeState {
 /// values instead of failing, so one pass finds every problem of a file.
 struct TableReader {
   let table: TOMLTable
-  /// How messages name the table: `[defaults]`, `[[alarm]]`.
+  /// How messages name the table: `[defaults]`, `[[alarm]]`; empty for the root.
   let section: String
   /// Prefix for `Config.positions`: `settings.`, `alarm[3].`.
   let keyPrefix: String
@@ -37,7 +37,9 @@ struct TableReader {
     self.anchor = anchor
     self.state = state
     for entry in table.entries where !known.contains(entry.key) {
-      var message = "unknown key '\(entry.key)' in \(section)"
+      var message =
+        section.isEmpty
+        ? "unknown top-level key '\(entry.key)'" : "unknown key '\(entry.key)' in \(section)"
       if let guess = Suggestion.closest(to: entry.key, in: known) {
         message += "; did you mean '\(guess)'?"
       }
