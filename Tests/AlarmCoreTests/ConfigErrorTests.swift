@@ -298,3 +298,36 @@ import Testing
     #expect(messages("[settings]\ntimezone = \"\"\n") == ["2:12: 'timezone' must not be empty"])
   }
 }
+
+@Suite struct ConfigRobustnessTests {
+  @Test func signedOrSpacedTimesAreRejected() {
+    for time in ["+6:45", "06:4 ", " 6:45", "06:45:+1", "０６:45"] {
+      #expect(decode("[[alarm]]\ntime = \"\(time)\"\n").config == nil, "\(time)")
+    }
+  }
+
+  /// Mutated versions of the example never crash the decoder, and every result
+  /// is either a config or at least one error.
+  @Test func mutatedExamplesNeverCrash() throws {
+    let bytes = Array(try ConfigExampleTests.exampleText().utf8)
+    var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next(_ n: Int) -> Int {
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((seed >> 33) % UInt64(n))
+    }
+    let alphabet = Array("[]=\"'{},.#\n -_:0123456789aeiostzTFx".utf8)
+    for _ in 0..<400 {
+      var text = bytes
+      for _ in 0..<(1 + next(4)) {
+        let i = next(text.count)
+        switch next(3) {
+        case 0: text.remove(at: i)
+        case 1: text.insert(alphabet[next(alphabet.count)], at: i)
+        default: text[i] = alphabet[next(alphabet.count)]
+        }
+      }
+      let result = ConfigDecoder.decode(String(decoding: text, as: UTF8.self), path: "m.toml")
+      #expect((result.config != nil) != !result.errors.isEmpty)
+    }
+  }
+}

@@ -153,7 +153,12 @@ enum AlarmDecoder {
     let expectation = "a time like \"06:45\" or \"06:45:30\""
     switch entry.node.value {
     case .string(let text):
-      if let t = LocalTime(text: text) { return t }
+      // Digits and colons only: LocalTime(text:) alone would let "+6:45" through.
+      if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ":") }),
+        let t = LocalTime(text: text)
+      {
+        return t
+      }
       r.mismatch(entry, expectation, actual: quoted(text))
     case .localTime(let t):
       guard t.nanosecond == 0 else {
