@@ -105,7 +105,9 @@ import Testing
     #expect(a.days == DaySet([.monday, .wednesday, .friday]))
     #expect(a.label == "Work" && a.enabled == false)
     #expect(
-      a.skip == [LocalDate(year: 2027, month: 12, day: 25), LocalDate(year: 2028, month: 1, day: 1)]
+      a.skip == [
+        LocalDate(year: 2027, month: 12, day: 25), LocalDate(year: 2028, month: 1, day: 1),
+      ]
     )
     #expect(config.alarms[1].time == LocalTime(hour: 7, minute: 15))
     #expect(config.alarms[1].days == .daily && config.alarms[1].label == nil)
@@ -172,10 +174,33 @@ import Testing
           sound = "x"
           time = "07:00"
         """))
-    #expect(config.positions["settings.timezone"] == SourcePosition(line: 2, column: 12, offset: 22))
+    #expect(
+      config.positions["settings.timezone"] == SourcePosition(line: 2, column: 12, offset: 22))
     #expect(config.positions["alarm[1].sound"]?.description == "6:11")
     #expect(config.positions["alarm[0].time"]?.description == "4:8")
     #expect(config.positions["alarm[0].sound"] == nil)
+    #expect(config.positions["alarm[2].time"] == nil)
+    #expect(config.positions["settings"]?.description == "1:1")
+    #expect(config.positions["alarm[x].time"] == nil)
+    #expect(config.positions[""] == nil)
+  }
+
+  @Test func positionsInsideListsAndOfASingleButton() throws {
+    let config = try #require(
+      validConfig(
+        """
+        [button]
+        chip = "gpiochip0"
+        line = 17
+        [[alarm]]
+        time = "06:00"
+        skip = [2027-01-01, 2027-12-25]
+        """))
+    #expect(config.positions["button.line"]?.description == "3:8")
+    #expect(config.positions["button[0].line"]?.description == "3:8")
+    #expect(config.positions["button[1].line"] == nil)
+    #expect(config.positions["alarm[0].skip[1]"]?.description == "6:21")
+    #expect(config.positions["alarm[0].skip[2]"] == nil)
   }
 
   @Test func alarmSourceBlocksRunToTheNextHeader() throws {

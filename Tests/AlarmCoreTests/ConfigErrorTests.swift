@@ -132,9 +132,14 @@ import Testing
     #expect(
       messages("[alarm]\ntime = \"06:45\"\n")
         == ["1:1: 'alarm' must be an array of tables, not a table (write [[alarm]])"])
-    #expect(messages("defaults = 5\n") == ["1:12: 'defaults' must be a table ([defaults]), not an integer"])
     #expect(
-      messages("alarm = [1]\n") == ["1:10: 'alarm' entries must be tables ([[alarm]]), not an integer"])
+      messages("defaults = 5\n") == [
+        "1:12: 'defaults' must be a table ([defaults]), not an integer"
+      ])
+    #expect(
+      messages("alarm = [1]\n") == [
+        "1:10: 'alarm' entries must be tables ([[alarm]]), not an integer"
+      ])
   }
 
   @Test func outOfRange() {
@@ -160,7 +165,8 @@ import Testing
         "5:12: 'ring_for' must be between 1s and 12h, not 13h",
         "7:8: 'time' must be a time like \"06:45\" or \"06:45:30\", not \"24:00\"",
         "8:10: 'volume' must be an integer from 0 to 100, not -1",
-        "9:10: 'snooze' must be between 1s and 1h, not 0s (write snooze = false to turn snooze off)",
+        "9:10: 'snooze' must be between 1s and 1h, not 0s "
+          + "(write snooze = false to turn snooze off)",
         "11:11: 'timeout' must be between 1s and 1h, not 0s",
         "12:17: 'pre_ring_lead' must be a whole number of seconds, not 1.5s",
       ])
@@ -294,7 +300,9 @@ import Testing
   @Test func timezoneSyntax() {
     #expect(
       messages("[settings]\ntimezone = \"Europe/../etc\"\n")
-        == ["2:12: 'timezone' must be a time zone name like \"Europe/Berlin\", not \"Europe/../etc\""])
+        == [
+          "2:12: 'timezone' must be a time zone name like \"Europe/Berlin\", not \"Europe/../etc\""
+        ])
     #expect(messages("[settings]\ntimezone = \"\"\n") == ["2:12: 'timezone' must not be empty"])
   }
 }

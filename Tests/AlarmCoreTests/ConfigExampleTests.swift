@@ -14,7 +14,10 @@ import Testing
     let result = ConfigDecoder.decode(text, path: "examples/alarms.toml")
     #expect(result.formatted == [])
     let config = try #require(result.config)
-    #expect(config.alarms.map(\.id) == ["work", "weekend-0900", "gym-1830", "flight-to-taipei-0415", "tea-1500"])
+    #expect(
+      config.alarms.map(\.id) == [
+        "work", "weekend-0900", "gym-1830", "flight-to-taipei-0415", "tea-1500",
+      ])
     #expect(config.settings.soundDirs == ["examples/../sounds"])
     #expect(config.alarms[0].skip.count == 3)
     #expect(config.alarms[1].enabled == false)

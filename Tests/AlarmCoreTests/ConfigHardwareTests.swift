@@ -58,8 +58,8 @@ import Testing
     #expect(
       messages(text) == [
         "1:1: this [button] has no 'chip' (e.g. chip = \"gpiochip0\" or \"pinctrl-rp1\")",
-        "2:8: 'bias' must be \"pull-up\", \"pull-down\", \"disabled\" or \"as-is\", not \"pullup\"; "
-          + "did you mean \"pull-up\"?",
+        "2:8: 'bias' must be \"pull-up\", \"pull-down\", \"disabled\" or \"as-is\", "
+          + "not \"pullup\"; did you mean \"pull-up\"?",
         "3:8: 'line' must be a line offset from 0 or a line name like \"GPIO17\", not -3",
         "4:12: 'debounce' must be between 0s and 1s, not 2s",
         "5:14: 'long_press' must be between 100ms and 10s, not 50ms",
@@ -72,8 +72,10 @@ import Testing
         == ["1:1: this [[button]] has no 'line' (e.g. line = 17 or \"GPIO17\")"])
     #expect(
       messages("button = 3\n")
-        == ["1:10: 'button' must be a table ([button] or [[button]]), not an integer "
-          + "(write [[button]])"])
+        == [
+          "1:10: 'button' must be a table ([button] or [[button]]), not an integer "
+            + "(write [[button]])"
+        ])
   }
 
   @Test func inputs() throws {
@@ -172,7 +174,8 @@ import Testing
     #expect(config.hooks.preRingLead == .seconds(1200) && config.hooks.timeout == .seconds(10))
 
     let shell = try #require(
-      validConfig("[hooks]\nshell = true\nstop = \"lamp off | logger\"\nmissed = [\"/bin/true\"]\n"))
+      validConfig("[hooks]\nshell = true\nstop = \"lamp off | logger\"\nmissed = [\"/bin/true\"]\n")
+    )
     #expect(shell.hooks.commands[.stop] == ["/bin/sh", "-c", "lamp off | logger"])
     #expect(shell.hooks.commands[.missed] == ["/bin/true"])
   }

@@ -1,4 +1,5 @@
 import AlarmCore
+import Foundation
 import TOML
 
 /// Decodes `text` as `/etc/alarmclock/alarms.toml`.
@@ -20,8 +21,6 @@ func validConfig(_ text: String) -> Config? {
   }
   return result.config
 }
-
-import Foundation
 
 /// A file's text (tests only; the core itself never reads files).
 func readText(_ path: String) throws -> String {

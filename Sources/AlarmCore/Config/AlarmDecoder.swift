@@ -51,7 +51,8 @@ enum DefaultsDecoder {
 
 /// `[[alarm]]` tables: every key checked, ids given or derived, duplicates found.
 enum AlarmDecoder {
-  static let keys = ["id", "time", "days", "date", "label", "enabled", "skip"] + DefaultsDecoder.keys
+  static let keys =
+    ["id", "time", "days", "date", "label", "enabled", "skip"] + DefaultsDecoder.keys
 
   private struct Draft {
     var alarm: Alarm
@@ -83,7 +84,9 @@ enum AlarmDecoder {
     var taken = Set(firstUse.keys)
     let derivedIndices = drafts.indices.filter { drafts[$0].explicitID == nil }
     let derived = AlarmID.derive(
-      bases: derivedIndices.map { AlarmID.base(label: drafts[$0].alarm.label, time: drafts[$0].alarm.time) },
+      bases: derivedIndices.map {
+        AlarmID.base(label: drafts[$0].alarm.label, time: drafts[$0].alarm.time)
+      },
       taken: &taken)
     for (i, id) in zip(derivedIndices, derived) { drafts[i].alarm.id = id }
 
@@ -105,7 +108,8 @@ enum AlarmDecoder {
       } else {
         let actual: String? = if case .string(let id) = entry.node.value { quoted(id) } else { nil }
         r.mismatch(
-          entry, "lower-case letters, digits, '-' and '_', starting with a letter or digit "
+          entry,
+          "lower-case letters, digits, '-' and '_', starting with a letter or digit "
             + "(at most \(AlarmID.maxLength) characters)", actual: actual)
       }
     }
@@ -120,7 +124,8 @@ enum AlarmDecoder {
         "'date' cannot be combined with 'days' (line \(daysEntry.keyRange.start.line)): "
           + "an alarm with a date rings once on that day")
     } else if let date, let now, date < now, let entry = r.table.entry("date") {
-      r.state.warning(entry.node.range.start, "'date' \(date) is in the past: this alarm will not ring")
+      r.state.warning(
+        entry.node.range.start, "'date' \(date) is in the past: this alarm will not ring")
     }
     var label = r.string("label", nonEmpty: false)
     if let text = label, text.contains(where: \.isNewline), let entry = r.table.entry("label") {
@@ -153,12 +158,7 @@ enum AlarmDecoder {
     let expectation = "a time like \"06:45\" or \"06:45:30\""
     switch entry.node.value {
     case .string(let text):
-      // Digits and colons only: LocalTime(text:) alone would let "+6:45" through.
-      if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ":") }),
-        let t = LocalTime(text: text)
-      {
-        return t
-      }
+      if let t = parseTime(text) { return t }
       r.mismatch(entry, expectation, actual: quoted(text))
     case .localTime(let t):
       guard t.nanosecond == 0 else {
@@ -172,7 +172,31 @@ enum AlarmDecoder {
     return nil
   }
 
+  /// `HH:MM` or `HH:MM:SS`, ASCII digits only (no signs or spaces), a real time of day.
+  static func parseTime(_ text: String) -> LocalTime? {
+    let b = Array(text.utf8)
+    guard b.count == 5 || b.count == 8, b[2] == UInt8(ascii: ":"),
+      b.count == 5 || b[5] == UInt8(ascii: ":")
+    else { return nil }
+    func two(_ i: Int) -> Int? {
+      let (h, l) = (b[i], b[i + 1])
+      guard (48...57).contains(h), (48...57).contains(l) else { return nil }
+      return Int(h - 48) * 10 + Int(l - 48)
+    }
+    guard let hour = two(0), let minute = two(3) else { return nil }
+    let second = b.count == 8 ? two(6) : 0
+    guard let second else { return nil }
+    let time = LocalTime(hour: hour, minute: minute, second: second)
+    return time.isValid ? time : nil
+  }
+
   private static let dayNames = ["daily", "weekdays", "weekends", "never"]
+  private static let dayKeys = Dictionary(
+    uniqueKeysWithValues: Weekday.allCases.map { ($0.key, $0) })
+
+  private static func weekday(_ text: String) -> Weekday? {
+    dayKeys[text] ?? Weekday(key: text)
+  }
 
   private static func days(_ r: TableReader) -> DaySet? {
     guard let entry = r.entry("days") else { return nil }
@@ -198,7 +222,7 @@ enum AlarmDecoder {
       var days: [Weekday] = []
       var ok = true
       for element in array.elements {
-        guard case .string(let text) = element.value, let day = Weekday(key: text) else {
+        guard case .string(let text) = element.value, let day = weekday(text) else {
           let actual: String =
             if case .string(let text) = element.value { quoted(text) } else {
               element.value.kindDescription

@@ -48,13 +48,15 @@ public enum AlarmID {
   /// Assigns ids to alarms without one, in file order: the base, or on a collision
   /// with any id already taken (explicit ids are all taken first) `base-2`, `base-3`...
   static func derive(bases: [String], taken: inout Set<String>) -> [String] {
-    bases.map { base in
+    var nextSuffix: [String: Int] = [:]  // so many alarms with one base stay linear
+    return bases.map { base in
       var candidate = base
-      var n = 2
+      var n = nextSuffix[base] ?? 2
       while taken.contains(candidate) {
         candidate = "\(base)-\(n)"
         n += 1
       }
+      nextSuffix[base] = n
       taken.insert(candidate)
       return candidate
     }

@@ -19,17 +19,15 @@ public struct Config: Sendable {
   public var alarms: [Alarm]
   /// Where each alarm is written, by alarm id.
   public var alarmSources: [String: AlarmSource]
-  /// Where each value is written, by key path: `settings.timezone`, `audio.device`,
-  /// `alarm[0].sound` (index into `alarms`), `button[1].chip`, `input[0].device`,
-  /// `hooks.ring`. Lets later checks (an unknown time zone, a missing sound) point
-  /// at the right `line:col`.
-  public var positions: [String: SourcePosition]
+  /// Where each value is written, by key path (see `SourcePositions`). Lets later
+  /// checks (an unknown time zone, a missing sound) point at the right `line:col`.
+  public var positions: SourcePositions
 
   public init(
     defaults: AlarmDefaults = AlarmDefaults(), settings: Settings = Settings(),
     audio: AudioConfig = AudioConfig(), buttons: [ButtonConfig] = [],
     inputs: [InputConfig] = [], hooks: HooksConfig = HooksConfig(), alarms: [Alarm] = [],
-    alarmSources: [String: AlarmSource] = [:], positions: [String: SourcePosition] = [:]
+    alarmSources: [String: AlarmSource] = [:], positions: SourcePositions = SourcePositions()
   ) {
     self.defaults = defaults
     self.settings = settings
@@ -253,11 +251,53 @@ public struct AlarmSource: Hashable, Sendable {
   /// Whether the id is written in the file (else it was derived).
   public var hasExplicitID: Bool
 
-  public init(header: SourceRange?, block: Range<Int>, start: SourcePosition, hasExplicitID: Bool)
-  {
+  public init(header: SourceRange?, block: Range<Int>, start: SourcePosition, hasExplicitID: Bool) {
     self.header = header
     self.block = block
     self.start = start
     self.hasExplicitID = hasExplicitID
+  }
+}
+
+/// Where the values of a config are written, looked up by key path: `settings.timezone`,
+/// `audio.device`, `alarm[0].sound` (the index is the same as in `Config.alarms`),
+/// `button[1].chip` (`button[0].chip` also for a single `[button]` table), `input[0].device`,
+/// `hooks.ring`, `alarm[2].skip[1]`. Computed on lookup from the parsed document, so a
+/// large config costs nothing until a position is needed.
+public struct SourcePositions: Sendable {
+  private let root: TOMLTable
+
+  public init(_ root: TOMLTable = TOMLTable()) { self.root = root }
+
+  /// The position of the value at `keyPath`, or nil if the file does not set it.
+  public subscript(keyPath: String) -> SourcePosition? {
+    let origin = SourcePosition(line: 1, column: 1, offset: 0)
+    var node = TOMLNode(value: .table(root), range: SourceRange(start: origin, end: origin))
+    for segment in keyPath.split(separator: ".", omittingEmptySubsequences: false) {
+      var key = Substring(segment)
+      var indices: [Int] = []
+      while key.hasSuffix("]"), let open = key.lastIndex(of: "[") {
+        guard let i = Int(key[key.index(after: open)..<key.index(before: key.endIndex)]) else {
+          return nil
+        }
+        indices.insert(i, at: 0)
+        key = key[..<open]
+      }
+      guard case .table(let table) = node.value, let entry = table.entry(String(key)) else {
+        return nil
+      }
+      node = entry.node
+      for (n, i) in indices.enumerated() {
+        switch node.value {
+        case .array(let array) where array.elements.indices.contains(i):
+          node = array.elements[i]
+        case .table where i == 0 && n == 0 && indices.count == 1:
+          continue  // `button[0]` for a single `[button]` table
+        default:
+          return nil
+        }
+      }
+    }
+    return node.range.start
   }
 }

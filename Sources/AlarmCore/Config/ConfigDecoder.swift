@@ -24,7 +24,7 @@ public enum ConfigDecoder {
   {
     let state = DecodeState()
     let root = TableReader(
-      document.root, section: "", keyPrefix: "",
+      document.root, section: "",
       anchor: SourcePosition(line: 1, column: 1, offset: 0), known: topLevelKeys, state: state)
     let base = directory(of: path)
 
@@ -51,7 +51,7 @@ public enum ConfigDecoder {
     let config = Config(
       defaults: defaults, settings: settings, audio: audio,
       buttons: buttons.compactMap { $0 }, inputs: inputs.compactMap { $0 }, hooks: hooks,
-      alarms: alarms, alarmSources: sources, positions: state.positions)
+      alarms: alarms, alarmSources: sources, positions: SourcePositions(document.root))
     return ConfigResult(path: path, config: hasErrors ? nil : config, diagnostics: diagnostics)
   }
 
@@ -64,7 +64,7 @@ public enum ConfigDecoder {
       root.mismatch(entry, "a table ([\(name)])")
       return nil
     }
-    return reader(table, name: "[\(name)]", prefix: name + ".", entry: entry, state: root.state)
+    return reader(table, name: "[\(name)]", entry: entry, state: root.state)
   }
 
   /// The tables of `[[name]]` (or of one `[name]` when `allowSingle`), as readers.
@@ -74,10 +74,10 @@ public enum ConfigDecoder {
     guard let entry = root.entry(name) else { return [] }
     switch entry.node.value {
     case .table(let table) where allowSingle:
-      return [reader(table, name: "[\(name)]", prefix: "\(name)[0].", entry: entry, state: root.state)]
+      return [reader(table, name: "[\(name)]", entry: entry, state: root.state)]
     case .array(let array):
       var out: [TableReader] = []
-      for (i, element) in array.elements.enumerated() {
+      for element in array.elements {
         guard case .table(let table) = element.value else {
           root.state.error(
             element.range.start,
@@ -86,7 +86,7 @@ public enum ConfigDecoder {
         }
         out.append(
           TableReader(
-            table, section: "[[\(name)]]", keyPrefix: "\(name)[\(i)].",
+            table, section: "[[\(name)]]",
             anchor: table.headerRange?.start ?? element.range.start,
             known: knownKeys[name] ?? [], state: root.state))
       }
@@ -111,8 +111,12 @@ public enum ConfigDecoder {
         // An inline table in `alarm = [{...}]`: its extent is the node's own range.
         let start = reader.anchor
         let end = table.entries.last.map { $0.node.range.end.offset } ?? start.offset
-        return (reader, AlarmSource(header: nil, block: start.offset..<end, start: start,
-          hasExplicitID: table.entry("id") != nil))
+        return (
+          reader,
+          AlarmSource(
+            header: nil, block: start.offset..<end, start: start,
+            hasExplicitID: table.entry("id") != nil)
+        )
       }
       let index = headerIndex[header.start.offset]
       let lineStart = index.map { document.headers[$0].lineStart } ?? header.start
@@ -140,10 +144,10 @@ public enum ConfigDecoder {
   ]
 
   private static func reader(
-    _ table: TOMLTable, name: String, prefix: String, entry: TOMLEntry, state: DecodeState
+    _ table: TOMLTable, name: String, entry: TOMLEntry, state: DecodeState
   ) -> TableReader {
     TableReader(
-      table, section: name, keyPrefix: prefix,
+      table, section: name,
       anchor: table.headerRange?.start ?? entry.keyRange.start,
       known: knownKeys[entry.key] ?? [], state: state)
   }

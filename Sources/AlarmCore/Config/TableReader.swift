@@ -3,7 +3,6 @@ import TOML
 /// What decoding collects as it goes: every diagnostic and the position of every value.
 final class DecodeState {
   var diagnostics: [Diagnostic] = []
-  var positions: [String: SourcePosition] = [:]
 
   func error(_ position: SourcePosition, _ message: String) {
     diagnostics.append(Diagnostic(.error, at: position, message))
@@ -20,20 +19,17 @@ struct TableReader {
   let table: TOMLTable
   /// How messages name the table: `[defaults]`, `[[alarm]]`; empty for the root.
   let section: String
-  /// Prefix for `Config.positions`: `settings.`, `alarm[3].`.
-  let keyPrefix: String
   /// Where "missing key" errors point: the header, or the table's own position.
   let anchor: SourcePosition
   let state: DecodeState
 
   /// Reports every key not in `known` (with a suggestion) right away.
   init(
-    _ table: TOMLTable, section: String, keyPrefix: String, anchor: SourcePosition,
+    _ table: TOMLTable, section: String, anchor: SourcePosition,
     known: [String], state: DecodeState
   ) {
     self.table = table
     self.section = section
-    self.keyPrefix = keyPrefix
     self.anchor = anchor
     self.state = state
     for entry in table.entries where !known.contains(entry.key) {
@@ -47,12 +43,8 @@ struct TableReader {
     }
   }
 
-  /// The entry for `key`, recording its value's position.
-  func entry(_ key: String) -> TOMLEntry? {
-    guard let entry = table.entry(key) else { return nil }
-    state.positions[keyPrefix + key] = entry.node.range.start
-    return entry
-  }
+  /// The entry for `key`.
+  func entry(_ key: String) -> TOMLEntry? { table.entry(key) }
 
   /// Reports `'key' must be EXPECTATION, not ACTUAL` at the value.
   func mismatch(_ entry: TOMLEntry, _ expectation: String, actual: String? = nil) {

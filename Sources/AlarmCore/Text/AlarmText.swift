@@ -85,8 +85,7 @@ public struct AlarmText: Hashable, Sendable {
 
   /// One upcoming firing as `next` prints it: "Mon 06:45 Work (in 7 h 32 min)";
   /// "週一 上午 06:45 Work（7 小時 32 分鐘後）".
-  public func firing(date: LocalDate, time: LocalTime, label: String, until: Duration) -> String
-  {
+  public func firing(date: LocalDate, time: LocalTime, label: String, until: Duration) -> String {
     let when = "\(weekday(date.weekday)) \(self.time(time)) \(label)"
     return zh ? "\(when)（\(relative(until))）" : "\(when) (\(relative(until)))"
   }

@@ -7,7 +7,8 @@ public enum DisplayLocale: String, Hashable, Sendable, CaseIterable {
   /// Chooses from a process environment the POSIX way: the first non-empty of
   /// `LC_ALL`, `LC_MESSAGES`, `LANG` decides. `zh_TW`, `zh_HK`, `zh_MO` and any
   /// `zh_Hant` / `zh-Hant` name (with or without `.UTF-8` or `@modifier`) give
-  /// Traditional Chinese (unless the name says `Hans`); everything else, or nothing set, gives English.
+  /// Traditional Chinese (unless the name says `Hans`); everything else, or nothing set,
+  /// gives English.
   public init(environment: [String: String]) {
     let value = ["LC_ALL", "LC_MESSAGES", "LANG"].lazy.compactMap { environment[$0] }
       .first { !$0.isEmpty }
@@ -23,9 +24,11 @@ public enum DisplayLocale: String, Hashable, Sendable, CaseIterable {
       return
     }
     let rest = parts.dropFirst()
-    self = rest.contains("hans") ? .english
+    self =
+      rest.contains("hans")
+      ? .english
       : rest.contains("hant") || rest.contains("tw") || rest.contains("hk")
-      || rest.contains("mo") ? .traditionalChinese : .english
+        || rest.contains("mo") ? .traditionalChinese : .english
   }
 }
 
