@@ -205,6 +205,22 @@ import Testing
     #expect(messages(text) == ["11:6: duplicate id 'work' (first used at line 2)"])
   }
 
+  @Test func duplicateIDOfAnAlarmWithOtherErrorsIsStillFound() {
+    let text = """
+      [[alarm]]
+      id = "work"
+      time = "25:00"
+      [[alarm]]
+      id = "work"
+      time = "06:45"
+      """
+    #expect(
+      messages(text) == [
+        "3:8: 'time' must be a time like \"06:45\" or \"06:45:30\", not \"25:00\"",
+        "5:6: duplicate id 'work' (first used at line 2)",
+      ])
+  }
+
   @Test func missingTime() {
     #expect(
       messages("[[alarm]]\nlabel = \"Work\"\n")

@@ -65,16 +65,18 @@ enum AlarmDecoder {
     state: DecodeState
   ) -> ([Alarm], [String: AlarmSource]) {
     var drafts: [Draft] = []
+    var explicitIDs: [(String, SourcePosition)] = []  // of every alarm, valid or not
     for (reader, source) in tables {
-      if let draft = draft(reader, source: source, defaults: defaults, now: now) {
+      let id = explicitID(reader)
+      if let id { explicitIDs.append(id) }
+      if let draft = draft(reader, id: id, source: source, defaults: defaults, now: now) {
         drafts.append(draft)
       }
     }
 
     // Explicit ids first: all of them are taken before any id is derived.
     var firstUse: [String: SourcePosition] = [:]
-    for draft in drafts {
-      guard let (id, position) = draft.explicitID else { continue }
+    for (id, position) in explicitIDs {
       if let first = firstUse[id] {
         state.error(position, "duplicate id '\(id)' (first used at line \(first.line))")
       } else {
@@ -97,14 +99,11 @@ enum AlarmDecoder {
     return (drafts.map(\.alarm), sources)
   }
 
-  private static func draft(
-    _ r: TableReader, source: AlarmSource, defaults: AlarmDefaults, now: LocalDate?
-  ) -> Draft? {
-    let errorsBefore = r.state.diagnostics.count { $0.severity == .error }
-    var explicitID: (String, SourcePosition)?
+  /// The `id` written in the table, if it is a valid one (else it is reported).
+  private static func explicitID(_ r: TableReader) -> (String, SourcePosition)? {
     if let entry = r.entry("id") {
       if case .string(let id) = entry.node.value, AlarmID.isValid(id) {
-        explicitID = (id, entry.node.range.start)
+        return (id, entry.node.range.start)
       } else {
         let actual: String? = if case .string(let id) = entry.node.value { quoted(id) } else { nil }
         r.mismatch(
@@ -113,6 +112,14 @@ enum AlarmDecoder {
             + "(at most \(AlarmID.maxLength) characters)", actual: actual)
       }
     }
+    return nil
+  }
+
+  private static func draft(
+    _ r: TableReader, id explicitID: (String, SourcePosition)?, source: AlarmSource,
+    defaults: AlarmDefaults, now: LocalDate?
+  ) -> Draft? {
+    let errorsBefore = r.state.errorCount
     let time = self.time(r)
     let days = self.days(r)
     let date = self.date(r, key: "date")
@@ -143,7 +150,7 @@ enum AlarmDecoder {
       }
       return nil
     }
-    guard r.state.diagnostics.count(where: { $0.severity == .error }) == errorsBefore else {
+    guard r.state.errorCount == errorsBefore else {
       return nil
     }
     let alarm = Alarm(

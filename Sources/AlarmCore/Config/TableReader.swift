@@ -3,9 +3,11 @@ import TOML
 /// What decoding collects as it goes: every diagnostic and the position of every value.
 final class DecodeState {
   var diagnostics: [Diagnostic] = []
+  private(set) var errorCount = 0
 
   func error(_ position: SourcePosition, _ message: String) {
     diagnostics.append(Diagnostic(.error, at: position, message))
+    errorCount += 1
   }
 
   func warning(_ position: SourcePosition, _ message: String) {
