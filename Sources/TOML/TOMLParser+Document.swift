@@ -49,7 +49,9 @@ extension Parser {
     if peek() == ASCII.closeBracket {
       throw error("expected a table name in the header", at: i)
     }
-    let key = try parseKey()
+    let keyRange = try parseKey()
+    let key = Array(keyStack[keyRange])
+    keyStack.removeSubrange(keyRange)
     guard peek() == ASCII.closeBracket else {
       let close = isArray ? "']]'" : "']'"
       throw error("expected \(close) to close the table header, found \(describe(at: i))", at: i)
@@ -77,9 +79,10 @@ extension Parser {
   /// `key = value` (without the line end).
   mutating func parseKeyValue(into table: TableBuilder) throws(TOMLError) {
     let key = try parseKey()
+    defer { keyStack.removeSubrange(key) }
     guard peek() == ASCII.equals else {
       if atEnd || peek() == ASCII.lf || peek() == ASCII.cr || peek() == ASCII.hash {
-        throw error("expected '=' after key '\(keyText(key))'", at: i)
+        throw error("expected '=' after key '\(keyText(keyStack[key]))'", at: i)
       }
       throw error("expected '=' after key, found \(describe(at: i))", at: i)
     }
@@ -93,16 +96,17 @@ extension Parser {
   }
 
   /// A possibly dotted key, with the whitespace around it and its dots.
-  mutating func parseKey() throws(TOMLError) -> [KeyPart] {
-    var parts: [KeyPart] = []
+  /// Its parts are pushed on `keyStack`; the caller pops them.
+  mutating func parseKey() throws(TOMLError) -> Range<Int> {
+    let first = keyStack.count
     while true {
       skipWhitespace()
-      if parts.count == TOMLParser.maxKeyParts {
+      if keyStack.count - first == TOMLParser.maxKeyParts {
         throw error("key has more than \(TOMLParser.maxKeyParts) parts", at: i)
       }
-      parts.append(try parseSimpleKey())
+      keyStack.append(try parseSimpleKey())
       skipWhitespace()
-      guard peek() == ASCII.dot else { return parts }
+      guard peek() == ASCII.dot else { return first..<keyStack.count }
       i += 1
     }
   }

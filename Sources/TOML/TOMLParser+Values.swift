@@ -110,6 +110,7 @@ extension Parser {
     while true {
       try checkInlineLineBreak(open: open)
       let key = try parseKey()
+      defer { keyStack.removeSubrange(key) }
       guard peek() == ASCII.equals else {
         try checkInlineLineBreak(open: open)
         throw error("expected '=' after key, found \(describe(at: i))", at: i)

@@ -78,6 +78,9 @@ struct Parser {
   var colCacheOffset = 0
   var colCacheColumn = 1
   var headers: [TOMLHeader] = []
+  /// Keys being parsed, innermost last; a stack (rather than an array per
+  /// key) saves an allocation per key/value pair.
+  var keyStack: [KeyPart] = []
   /// Current nesting of arrays / inline tables.
   var depth = 0
 

@@ -2,10 +2,16 @@
 /// model. Tables are classes here so headers and dotted keys can reach back
 /// into them; the redefinition rules of TOML 1.0 live in this file.
 
-/// A table while the document is being parsed.
+/// A table while the document is being parsed. Entries are kept in their
+/// final form; sub-tables are held aside in `subs` and written into their
+/// entry's node only when the table is frozen, so scalars are never copied.
 final class TableBuilder {
-  var slots: [Slot] = []
-  /// Built once a table grows past a few keys; small tables scan `slots`.
+  var entries: [TOMLEntry] = []
+  /// For each entry, the index into `subs`, or -1 for a finished value.
+  /// Left empty while the table has no sub-tables (most tables).
+  var subIndex: [Int32] = []
+  var subs: [Sub] = []
+  /// Built once a table grows past a few keys; small tables scan `entries`.
   var index: [String: Int] = [:]
   var origin: TOMLTableOrigin
   var headerRange: SourceRange?
@@ -18,33 +24,64 @@ final class TableBuilder {
     self.headerRange = headerRange
   }
 
-  private static let indexThreshold = 8
+  private static let indexThreshold = 24
 
   func find(_ key: String) -> Int? {
-    if slots.count > TableBuilder.indexThreshold { return index[key] }
-    for k in slots.indices where slots[k].key == key { return k }
+    if entries.count > TableBuilder.indexThreshold { return index[key] }
+    for k in entries.indices where entries[k].key == key { return k }
     return nil
   }
 
-  func append(_ slot: Slot) {
-    slots.append(slot)
-    if slots.count > TableBuilder.indexThreshold {
+  /// What entry `k` holds.
+  func item(_ k: Int) -> Item {
+    let s = k < subIndex.count ? Int(subIndex[k]) : -1
+    if s < 0 { return .frozen(entries[k].node) }
+    switch subs[s] {
+    case .table(let t): return .table(t)
+    case .tables(let a): return .tables(a)
+    }
+  }
+
+  func append(key: String, keyRange: SourceRange, node: TOMLNode) {
+    append(TOMLEntry(key: key, keyRange: keyRange, node: node), sub: -1)
+  }
+
+  func append(key: String, keyRange: SourceRange, sub: Sub) {
+    subs.append(sub)
+    let placeholder = TOMLNode(value: .boolean(false), range: keyRange)
+    append(TOMLEntry(key: key, keyRange: keyRange, node: placeholder), sub: Int32(subs.count - 1))
+  }
+
+  private func append(_ entry: TOMLEntry, sub: Int32) {
+    if !subs.isEmpty {
+      // The first sub-table: from now on every entry gets an index.
+      if subIndex.count < entries.count {
+        subIndex.append(contentsOf: repeatElement(-1, count: entries.count - subIndex.count))
+      }
+      subIndex.append(sub)
+    }
+    entries.append(entry)
+    if entries.count > TableBuilder.indexThreshold {
       if index.isEmpty {
-        for (k, s) in slots.enumerated() { index[s.key] = k }
+        for (k, e) in entries.enumerated() { index[e.key] = k }
       } else {
-        index[slot.key] = slots.count - 1
+        index[entry.key] = entries.count - 1
       }
     }
   }
 
-  /// The finished table, in source order.
+  /// The finished table, in source order. Called once: it hands its
+  /// entries over rather than copying them.
   func freeze() -> TOMLTable {
-    var entries: [TOMLEntry] = []
-    entries.reserveCapacity(slots.count)
-    for slot in slots {
-      entries.append(TOMLEntry(key: slot.key, keyRange: slot.keyRange, node: slot.item.freeze()))
+    for k in subIndex.indices where subIndex[k] >= 0 {
+      entries[k].node = subs[Int(subIndex[k])].freeze()
     }
-    return TOMLTable(entries: entries, origin: origin, headerRange: headerRange)
+    let done = entries
+    entries = []
+    subs = []
+    subIndex = []
+    index = [:]
+    return TOMLTable(entries: done, origin: origin, headerRange: headerRange)
   }
 }
 
@@ -55,23 +92,13 @@ final class TableArrayBuilder {
   init(range: SourceRange) { self.range = range }
 }
 
-struct Slot {
-  var key: String
-  var keyRange: SourceRange
-  var item: Item
-}
-
-enum Item {
-  /// A finished value: scalars, static arrays and inline tables, which can
-  /// never be extended after they are written.
-  case frozen(TOMLNode)
+/// A table or array of tables that headers and dotted keys can still reach.
+enum Sub {
   case table(TableBuilder)
   case tables(TableArrayBuilder)
 
   func freeze() -> TOMLNode {
     switch self {
-    case .frozen(let node):
-      return node
     case .table(let t):
       return TOMLNode(value: .table(t.freeze()), range: t.range)
     case .tables(let a):
@@ -81,6 +108,15 @@ enum Item {
       return TOMLNode(value: .array(TOMLArray(elements: elements)), range: a.range)
     }
   }
+}
+
+/// What a key of a table under construction holds.
+enum Item {
+  /// A finished value: scalars, static arrays and inline tables, which can
+  /// never be extended after they are written.
+  case frozen(TOMLNode)
+  case table(TableBuilder)
+  case tables(TableArrayBuilder)
 
   /// Where the item was first written, for "first defined at" messages.
   var range: SourceRange {
@@ -108,20 +144,21 @@ extension Parser {
   /// prefix. Dotted keys may only walk through tables that dotted keys
   /// created: a table made by a header, or implicitly by one, is closed to
   /// them, and inline tables and arrays are closed to everything.
-  mutating func insert(_ key: [KeyPart], value: TOMLNode, into table: TableBuilder)
+  mutating func insert(_ keyRange: Range<Int>, value: TOMLNode, into table: TableBuilder)
     throws(TOMLError)
   {
+    let key = keyStack[keyRange]
     var current = table
-    for (n, part) in key.dropLast().enumerated() {
+    for n in key.indices.dropLast() {
+      let part = key[n]
       guard let k = current.find(part.name) else {
         let sub = TableBuilder(origin: .dotted, range: part.range)
-        current.append(Slot(key: part.name, keyRange: part.range, item: .table(sub)))
+        current.append(key: part.name, keyRange: part.range, sub: .table(sub))
         current = sub
         continue
       }
-      let path = keyText(key[...n])
-      let item = current.slots[k].item
-      switch item {
+      var path: String { keyText(key[...n]) }
+      switch current.item(k) {
       case .table(let sub) where sub.origin == .dotted:
         current = sub
       case .table(let sub):
@@ -143,9 +180,9 @@ extension Parser {
       throw TOMLError(
         position: last.range.start,
         message: "duplicate key '\(keyText(key))' (first defined at "
-          + "\(current.slots[k].item.range.start))")
+          + "\(current.item(k).range.start))")
     }
-    current.append(Slot(key: last.name, keyRange: last.range, item: .frozen(value)))
+    current.append(key: last.name, keyRange: last.range, node: value)
   }
 
   /// Opens the table named by a `[a.b]` or `[[a.b]]` header and returns it.
@@ -156,11 +193,11 @@ extension Parser {
     for (n, part) in key.dropLast().enumerated() {
       guard let k = current.find(part.name) else {
         let sub = TableBuilder(origin: .implicit, range: part.range)
-        current.append(Slot(key: part.name, keyRange: part.range, item: .table(sub)))
+        current.append(key: part.name, keyRange: part.range, sub: .table(sub))
         current = sub
         continue
       }
-      switch current.slots[k].item {
+      switch current.item(k) {
       case .table(let sub):
         current = sub
       case .tables(let array):
@@ -172,7 +209,7 @@ extension Parser {
       }
     }
     guard let last = key.last else { return current }
-    let path = keyText(key)
+    var path: String { keyText(key) }
     let existing = current.find(last.name)
 
     if isArray {
@@ -181,10 +218,10 @@ extension Parser {
       guard let k = existing else {
         let array = TableArrayBuilder(range: headerRange)
         array.elements.append(element)
-        current.append(Slot(key: last.name, keyRange: last.range, item: .tables(array)))
+        current.append(key: last.name, keyRange: last.range, sub: .tables(array))
         return element
       }
-      switch current.slots[k].item {
+      switch current.item(k) {
       case .tables(let array):
         array.elements.append(element)
         return element
@@ -206,10 +243,10 @@ extension Parser {
 
     guard let k = existing else {
       let table = TableBuilder(origin: .header, range: headerRange, headerRange: headerRange)
-      current.append(Slot(key: last.name, keyRange: last.range, item: .table(table)))
+      current.append(key: last.name, keyRange: last.range, sub: .table(table))
       return table
     }
-    switch current.slots[k].item {
+    switch current.item(k) {
     case .table(let sub) where sub.origin == .implicit:
       // `[a.b]` made `a` implicitly; `[a]` may define it, once.
       sub.origin = .header
