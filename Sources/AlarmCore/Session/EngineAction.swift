@@ -1,19 +1,11 @@
 /// What the ring engine asks the service to do. The engine decides; the
 /// service performs (audio, hook processes, logging, the state file).
 
-/// The events hook commands run on (`[hooks]` in the config).
-public enum HookEvent: String, Hashable, Sendable, CaseIterable {
-  /// The configured lead time before a firing (e.g. a sunrise lamp).
-  case preRing = "pre_ring"
-  /// A ring period starts: the first, and each one after a snooze.
-  case ring
-  case snooze
-  /// The session ends: stopped, auto-silenced, or its alarm removed.
-  /// (Not when another alarm takes the session over: that one's `ring` follows.)
-  case stop
-  /// An occurrence could not ring in time.
-  case missed
-}
+// Hook events are `HookEvent` (Config/Config.swift, `[hooks]`). The engine
+// emits preRing, ring (each ring period: the first, and each after a
+// snooze), snooze, stop (the session ends: stopped, auto-silenced, or its
+// alarm removed; not when another alarm takes the session over: that one's
+// ring follows) and missed. idlePress is the service's, not the engine's.
 
 /// One hook to run, with what its environment needs.
 public struct HookCall: Hashable, Sendable {
