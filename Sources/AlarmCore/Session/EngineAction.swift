@@ -24,15 +24,39 @@ public struct HookCall: Hashable, Sendable {
   }
 }
 
-public enum LogLevel: Int, Hashable, Sendable, Comparable {
-  // syslog priorities, as journald's `<N>` prefixes use them
+/// Log severities, with their syslog priority numbers. The same type as the
+/// platform logger's (AlarmPlatform/System/Logger.swift), defined here in the
+/// lowest layer so the engine can use it; the platform copy can go.
+public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
   case error = 3
   case warning = 4
   case notice = 5
   case info = 6
   case debug = 7
 
-  public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue > b.rawValue }
+  /// The syslog priority journald reads from a `<N>` line prefix.
+  public var syslogPriority: Int { rawValue }
+
+  public var description: String {
+    switch self {
+    case .error: "error"
+    case .warning: "warning"
+    case .notice: "notice"
+    case .info: "info"
+    case .debug: "debug"
+    }
+  }
+
+  /// Parses `error`, `warning`, `notice`, `info`, `debug`.
+  public init?(name: String) {
+    guard let level = LogLevel.allCases.first(where: { $0.description == name }) else {
+      return nil
+    }
+    self = level
+  }
+
+  /// More severe levels compare smaller, as in syslog.
+  public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
 }
 
 public enum EngineAction: Hashable, Sendable {
