@@ -139,8 +139,13 @@ struct Parser {
     case 0x21...0x7E: return "'\(Character(Unicode.Scalar(b)))'"
     default:
       let scalar = decodeScalar(at: offset)
-      if b < 0x80 || scalar.properties.generalCategory == .control {
+      switch scalar.properties.generalCategory {
+      case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
+        .unassigned, .privateUse, .surrogate:
+        // Invisible or ambiguous on screen: name it by code point.
         return "U+" + hex(scalar.value, width: 4)
+      default:
+        if b < 0x80 { return "U+" + hex(scalar.value, width: 4) }
       }
       return "'\(Character(scalar))'"
     }
