@@ -5,18 +5,22 @@ import Testing
 @Suite struct ArrayTests {
   @Test func arraysOfEveryShape() {
     #expect(render("integers = [ 1, 2, 3 ]") == "{ integers = [1, 2, 3] }")
-    #expect(render(#"colors = [ "red", "yellow", "green" ]"#) ==
-      #"{ colors = ["red", "yellow", "green"] }"#)
+    #expect(
+      render(#"colors = [ "red", "yellow", "green" ]"#)
+        == #"{ colors = ["red", "yellow", "green"] }"#)
     #expect(render("nested = [ [ 1, 2 ], [3, 4, 5] ]") == "{ nested = [[1, 2], [3, 4, 5]] }")
-    #expect(render(#"nested_mixed = [ [ 1, 2 ], ["a", "b", "c"] ]"#) ==
-      #"{ nested_mixed = [[1, 2], ["a", "b", "c"]] }"#)
-    #expect(render(#"s = [ "all", 'strings', """are the same""", '''type''' ]"#) ==
-      #"{ s = ["all", "strings", "are the same", "type"] }"#)
+    #expect(
+      render(#"nested_mixed = [ [ 1, 2 ], ["a", "b", "c"] ]"#)
+        == #"{ nested_mixed = [[1, 2], ["a", "b", "c"]] }"#)
+    #expect(
+      render(#"s = [ "all", 'strings', """are the same""", '''type''' ]"#)
+        == #"{ s = ["all", "strings", "are the same", "type"] }"#)
     // Mixed types are allowed in TOML 1.0.
-    #expect(render("numbers = [ 0.1, 0.2, 0.5, 1, 2, 5 ]") ==
-      "{ numbers = [0.1, 0.2, 0.5, 1, 2, 5] }")
-    #expect(render(#"contributors = [ "Foo", { name = "Baz", email = "b@example.com" } ]"#) ==
-      #"{ contributors = ["Foo", { name = "Baz", email = "b@example.com" }] }"#)
+    #expect(
+      render("numbers = [ 0.1, 0.2, 0.5, 1, 2, 5 ]") == "{ numbers = [0.1, 0.2, 0.5, 1, 2, 5] }")
+    #expect(
+      render(#"contributors = [ "Foo", { name = "Baz", email = "b@example.com" } ]"#)
+        == #"{ contributors = ["Foo", { name = "Baz", email = "b@example.com" }] }"#)
     #expect(render("e = []") == "{ e = [] }")
     #expect(render("e = [[]]") == "{ e = [[]] }")
     #expect(render("d = [1979-05-27, 07:32:00]") == "{ d = [1979-05-27, 07:32:00] }")
@@ -43,7 +47,8 @@ import Testing
     let limit = TOMLParser.maxNestingDepth
     let deepest = String(repeating: "[", count: limit) + String(repeating: "]", count: limit)
     #expect(parse("a = " + deepest) != nil)
-    let tooDeep = String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)
+    let tooDeep =
+      String(repeating: "[", count: limit + 1) + String(repeating: "]", count: limit + 1)
     expectError("a = " + tooDeep, at: 1, 5 + limit, "nested more than \(limit) deep")
     // Hostile input: far deeper than the cap, unterminated, mixed.
     // Openers alternate '[' and '{'; the one past the cap is a '['.

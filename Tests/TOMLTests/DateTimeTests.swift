@@ -7,51 +7,72 @@ import Testing
 
   @Test func offsetDateTimes() {
     let t = TOMLLocalTime(hour: 7, minute: 32, second: 0)
-    #expect(value("1979-05-27T07:32:00Z") ==
-      .offsetDateTime(TOMLOffsetDateTime(date: date, time: t, offsetMinutes: 0)))
-    #expect(value("1979-05-27t07:32:00z") ==
-      .offsetDateTime(TOMLOffsetDateTime(date: date, time: t, offsetMinutes: 0)))
-    #expect(value("1979-05-27 07:32:00Z") ==
-      .offsetDateTime(TOMLOffsetDateTime(date: date, time: t, offsetMinutes: 0)))
-    #expect(value("1979-05-27T00:32:00-07:00") ==
-      .offsetDateTime(TOMLOffsetDateTime(
-        date: date, time: TOMLLocalTime(hour: 0, minute: 32, second: 0), offsetMinutes: -420)))
-    #expect(value("1979-05-27T00:32:00.999999-07:00") ==
-      .offsetDateTime(TOMLOffsetDateTime(
-        date: date, time: TOMLLocalTime(hour: 0, minute: 32, second: 0, nanosecond: 999_999_000),
-        offsetMinutes: -420)))
-    #expect(value("2001-01-01T00:00:00+05:45") ==
-      .offsetDateTime(TOMLOffsetDateTime(
-        date: TOMLLocalDate(year: 2001, month: 1, day: 1),
-        time: TOMLLocalTime(hour: 0, minute: 0, second: 0), offsetMinutes: 345)))
+    #expect(
+      value("1979-05-27T07:32:00Z")
+        == .offsetDateTime(TOMLOffsetDateTime(date: date, time: t, offsetMinutes: 0)))
+    #expect(
+      value("1979-05-27t07:32:00z")
+        == .offsetDateTime(TOMLOffsetDateTime(date: date, time: t, offsetMinutes: 0)))
+    #expect(
+      value("1979-05-27 07:32:00Z")
+        == .offsetDateTime(TOMLOffsetDateTime(date: date, time: t, offsetMinutes: 0)))
+    #expect(
+      value("1979-05-27T00:32:00-07:00")
+        == .offsetDateTime(
+          TOMLOffsetDateTime(
+            date: date, time: TOMLLocalTime(hour: 0, minute: 32, second: 0), offsetMinutes: -420)))
+    #expect(
+      value("1979-05-27T00:32:00.999999-07:00")
+        == .offsetDateTime(
+          TOMLOffsetDateTime(
+            date: date,
+            time: TOMLLocalTime(hour: 0, minute: 32, second: 0, nanosecond: 999_999_000),
+            offsetMinutes: -420)))
+    #expect(
+      value("2001-01-01T00:00:00+05:45")
+        == .offsetDateTime(
+          TOMLOffsetDateTime(
+            date: TOMLLocalDate(year: 2001, month: 1, day: 1),
+            time: TOMLLocalTime(hour: 0, minute: 0, second: 0), offsetMinutes: 345)))
   }
 
   @Test func localDateTimes() {
-    #expect(value("1979-05-27T07:32:00") ==
-      .localDateTime(TOMLLocalDateTime(date: date, time: TOMLLocalTime(hour: 7, minute: 32, second: 0))))
-    #expect(value("1979-05-27T00:32:00.999999") ==
-      .localDateTime(TOMLLocalDateTime(
-        date: date, time: TOMLLocalTime(hour: 0, minute: 32, second: 0, nanosecond: 999_999_000))))
-    #expect(value("1979-05-27 07:32:00") ==
-      .localDateTime(TOMLLocalDateTime(date: date, time: TOMLLocalTime(hour: 7, minute: 32, second: 0))))
+    #expect(
+      value("1979-05-27T07:32:00")
+        == .localDateTime(
+          TOMLLocalDateTime(date: date, time: TOMLLocalTime(hour: 7, minute: 32, second: 0))))
+    #expect(
+      value("1979-05-27T00:32:00.999999")
+        == .localDateTime(
+          TOMLLocalDateTime(
+            date: date, time: TOMLLocalTime(hour: 0, minute: 32, second: 0, nanosecond: 999_999_000)
+          )))
+    #expect(
+      value("1979-05-27 07:32:00")
+        == .localDateTime(
+          TOMLLocalDateTime(date: date, time: TOMLLocalTime(hour: 7, minute: 32, second: 0))))
   }
 
   @Test func localDatesAndTimes() {
     #expect(value("1979-05-27") == .localDate(date))
     #expect(value("07:32:00") == .localTime(TOMLLocalTime(hour: 7, minute: 32, second: 0)))
-    #expect(value("00:32:00.999999") ==
-      .localTime(TOMLLocalTime(hour: 0, minute: 32, second: 0, nanosecond: 999_999_000)))
-    #expect(value("23:59:59.5") ==
-      .localTime(TOMLLocalTime(hour: 23, minute: 59, second: 59, nanosecond: 500_000_000)))
+    #expect(
+      value("00:32:00.999999")
+        == .localTime(TOMLLocalTime(hour: 0, minute: 32, second: 0, nanosecond: 999_999_000)))
+    #expect(
+      value("23:59:59.5")
+        == .localTime(TOMLLocalTime(hour: 23, minute: 59, second: 59, nanosecond: 500_000_000)))
     // A date followed by a space and a comment is still just a date.
     #expect(parse("d = 1979-05-27 # birthday")?.root["d"] == .localDate(date))
   }
 
   @Test func fractionsFinerThanNanosecondsAreTruncated() {
-    #expect(value("00:00:00.1234567891") ==
-      .localTime(TOMLLocalTime(hour: 0, minute: 0, second: 0, nanosecond: 123_456_789)))
-    #expect(value("00:00:00.9999999999") ==
-      .localTime(TOMLLocalTime(hour: 0, minute: 0, second: 0, nanosecond: 999_999_999)))
+    #expect(
+      value("00:00:00.1234567891")
+        == .localTime(TOMLLocalTime(hour: 0, minute: 0, second: 0, nanosecond: 123_456_789)))
+    #expect(
+      value("00:00:00.9999999999")
+        == .localTime(TOMLLocalTime(hour: 0, minute: 0, second: 0, nanosecond: 999_999_999)))
   }
 
   @Test func daysPerMonthAndLeapYears() {
@@ -92,7 +113,8 @@ import Testing
     expectError("v = 1979-05-27T07:32:00+07", at: 1, 27, "expected ':' between the offset's hours")
     expectError("v = 1979-05-27T07:32:00+7:00", at: 1, 26, "expected 2 digits for the offset hour")
     expectError("v = 1979-05-27T07:32:00-07:0", at: 1, 29, "offset minute, found end of file")
-    expectError("v = 1979-05-27T07:32:00x", at: 1, 24, "expected a newline after a value, found 'x'")
+    expectError(
+      "v = 1979-05-27T07:32:00x", at: 1, 24, "expected a newline after a value, found 'x'")
     expectError("v = 10000-01-01", at: 1, 10, "expected a newline after a value, found '-'")
     expectError("v = 1979-05-27_07:32:00", at: 1, 15, "expected a newline after a value")
     expectError("v = 07:32:00Z", at: 1, 13, "expected a newline after a value, found 'Z'")

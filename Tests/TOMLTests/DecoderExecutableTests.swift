@@ -62,7 +62,8 @@ import Testing
     let run = try decode(Array(toml.utf8))
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stderr.isEmpty)
-    let expected = #"{"title":{"type":"string","value":"TOML \"Example\"\n"},"#
+    let expected =
+      #"{"title":{"type":"string","value":"TOML \"Example\"\n"},"#
       + #""owner":{"dob":{"type":"datetime","value":"1979-05-27T07:32:00.5-08:00"}},"#
       + #""alarm":[{"time":{"type":"time-local","value":"06:45:00"},"#
       + #""date":{"type":"date-local","value":"2027-03-28"},"#

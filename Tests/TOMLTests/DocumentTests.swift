@@ -31,8 +31,12 @@ import Testing
   }
 
   @Test func comments() {
-    #expect(render("# This is a full-line comment\nkey = \"value\"  # This is a comment at the end of a line\nanother = \"# This is not a comment\"") ==
-      ##"{ key = "value", another = "# This is not a comment" }"##)
+    #expect(
+      render(
+        "# This is a full-line comment\n"
+          + "key = \"value\"  # This is a comment at the end of a line\n"
+          + "another = \"# This is not a comment\""
+      ) == ##"{ key = "value", another = "# This is not a comment" }"##)
     #expect(render("a = 1 #\tcomment with tab and unicode ☃ and \"quotes\"") == "{ a = 1 }")
     expectError("# bad \u{7}", at: 1, 7, "control character U+0007 is not allowed in a comment")
     expectError("a = 1 # \u{7F}", at: 1, 9, "control character U+007F")

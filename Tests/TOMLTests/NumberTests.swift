@@ -31,7 +31,8 @@ import Testing
   }
 
   @Test func integerErrors() {
-    expectError("v = 9223372036854775808", at: 1, 5,
+    expectError(
+      "v = 9223372036854775808", at: 1, 5,
       "integer 9223372036854775808 does not fit in 64 bits")
     expectError("v = -9223372036854775809", at: 1, 5, "does not fit in 64 bits")
     expectError("v = 0x8000000000000000", at: 1, 5, "does not fit in 64 bits")

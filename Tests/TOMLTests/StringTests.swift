@@ -42,22 +42,28 @@ import Testing
 
   @Test func multilineBasic() {
     // A newline right after the opening quotes is trimmed.
-    #expect(value("\"\"\"\nRoses are red\nViolets are blue\"\"\"") ==
-      .string("Roses are red\nViolets are blue"))
+    #expect(
+      value("\"\"\"\nRoses are red\nViolets are blue\"\"\"")
+        == .string("Roses are red\nViolets are blue"))
     // Line-ending backslash trims the newline and following whitespace.
     let folded = "\"\"\"\nThe quick brown \\\n\n\n  fox jumps over \\\n    the lazy dog.\"\"\""
     #expect(value(folded) == .string("The quick brown fox jumps over the lazy dog."))
-    let folded2 = "\"\"\"\\\n       The quick brown \\\n       fox jumps over \\\n       the lazy dog.\\\n       \"\"\""
+    let folded2 =
+      "\"\"\"\\\n       The quick brown \\\n       fox jumps over \\\n"
+      + "       the lazy dog.\\\n       \"\"\""
     #expect(value(folded2) == .string("The quick brown fox jumps over the lazy dog."))
     // Whitespace between the backslash and the newline is allowed.
     #expect(value("\"\"\"a \\  \t\n  b\"\"\"") == .string("a b"))
     // Up to two quotes inside, and right before the closing delimiter.
-    #expect(value(#""""Here are two quotation marks: "". Simple enough.""""#) ==
-      .string(#"Here are two quotation marks: "". Simple enough."#))
-    #expect(value(#""""Here are three quotation marks: ""\".""""#) ==
-      .string(#"Here are three quotation marks: """."#))
-    #expect(value(#"""""This," she said, "is just a pointless statement."""""#) ==
-      .string(#""This," she said, "is just a pointless statement.""#))
+    #expect(
+      value(#""""Here are two quotation marks: "". Simple enough.""""#)
+        == .string(#"Here are two quotation marks: "". Simple enough."#))
+    #expect(
+      value(#""""Here are three quotation marks: ""\".""""#)
+        == .string(#"Here are three quotation marks: """."#))
+    #expect(
+      value(#"""""This," she said, "is just a pointless statement."""""#)
+        == .string(#""This," she said, "is just a pointless statement.""#))
     #expect(value("\"\"\"\"\"\"") == .string(""))
     #expect(value("\"\"\"a\tb\"\"\"") == .string("a\tb"))
   }
@@ -68,15 +74,23 @@ import Testing
   }
 
   @Test func multilineLiteral() {
-    #expect(value("'''I [dw]on't need \\d{2} apples'''") ==
-      .string(#"I [dw]on't need \d{2} apples"#))
-    let lines = "'''\nThe first newline is\ntrimmed in raw strings.\n   All other whitespace\n   is preserved.\n'''"
-    #expect(value(lines) == .string(
-      "The first newline is\ntrimmed in raw strings.\n   All other whitespace\n   is preserved.\n"))
-    #expect(value("'''Here are fifteen quotation marks: \"\"\"\"\"\"\"\"\"\"\"\"\"\"\"'''") ==
-      .string("Here are fifteen quotation marks: \"\"\"\"\"\"\"\"\"\"\"\"\"\"\""))
-    #expect(value("''''That,' she said, 'is still pointless.''''") ==
-      .string("'That,' she said, 'is still pointless.'"))
+    #expect(
+      value("'''I [dw]on't need \\d{2} apples'''") == .string(#"I [dw]on't need \d{2} apples"#))
+    let lines =
+      "'''\nThe first newline is\ntrimmed in raw strings.\n   All other whitespace\n"
+      + "   is preserved.\n'''"
+    #expect(
+      value(lines)
+        == .string(
+          "The first newline is\ntrimmed in raw strings.\n   All other whitespace\n"
+            + "   is preserved.\n"
+        ))
+    #expect(
+      value("'''Here are fifteen quotation marks: \"\"\"\"\"\"\"\"\"\"\"\"\"\"\"'''")
+        == .string("Here are fifteen quotation marks: \"\"\"\"\"\"\"\"\"\"\"\"\"\"\""))
+    #expect(
+      value("''''That,' she said, 'is still pointless.''''")
+        == .string("'That,' she said, 'is still pointless.'"))
     #expect(value("'''a\\nb'''") == .string(#"a\nb"#))
     expectError("v = '''a''''''", at: 1, 14, "too many quotes")
   }

@@ -29,14 +29,17 @@ import Testing
     #expect(TOMLFormat.date(date) == "0987-05-07")
     #expect(TOMLFormat.time(TOMLLocalTime(hour: 6, minute: 45, second: 0)) == "06:45:00")
     #expect(TOMLFormat.time(time) == "07:03:09.12")
-    #expect(TOMLFormat.time(TOMLLocalTime(hour: 0, minute: 0, second: 0, nanosecond: 1)) ==
-      "00:00:00.000000001")
-    #expect(TOMLFormat.dateTime(TOMLLocalDateTime(date: date, time: time)) ==
-      "0987-05-07T07:03:09.12")
-    #expect(TOMLFormat.offsetDateTime(TOMLOffsetDateTime(date: date, time: time, offsetMinutes: 0)) ==
-      "0987-05-07T07:03:09.12Z")
-    #expect(TOMLFormat.offsetDateTime(TOMLOffsetDateTime(date: date, time: time, offsetMinutes: -570)) ==
-      "0987-05-07T07:03:09.12-09:30")
+    #expect(
+      TOMLFormat.time(TOMLLocalTime(hour: 0, minute: 0, second: 0, nanosecond: 1))
+        == "00:00:00.000000001")
+    #expect(
+      TOMLFormat.dateTime(TOMLLocalDateTime(date: date, time: time)) == "0987-05-07T07:03:09.12")
+    #expect(
+      TOMLFormat.offsetDateTime(TOMLOffsetDateTime(date: date, time: time, offsetMinutes: 0))
+        == "0987-05-07T07:03:09.12Z")
+    #expect(
+      TOMLFormat.offsetDateTime(TOMLOffsetDateTime(date: date, time: time, offsetMinutes: -570))
+        == "0987-05-07T07:03:09.12-09:30")
     #expect(TOMLFormat.offset(345) == "+05:45")
   }
 
@@ -59,10 +62,11 @@ import Testing
       let again = try TOMLParser.parse("v = " + written)
       #expect(again.root["v"].map(TOMLFormat.value) == written, "\(entry.key)")
     }
-    #expect(TOMLFormat.value(lookup(d, "f") ?? .integer(0)) ==
-      "[1.5, -0.0, 1e+300, inf, -inf, 3.0]")
-    #expect(try TOMLParser.parse("v = " + TOMLFormat.value(lookup(d, "odt") ?? .integer(0)))
-      .root["v"] == lookup(d, "odt"))
+    #expect(
+      TOMLFormat.value(lookup(d, "f") ?? .integer(0)) == "[1.5, -0.0, 1e+300, inf, -inf, 3.0]")
+    #expect(
+      try TOMLParser.parse("v = " + TOMLFormat.value(lookup(d, "odt") ?? .integer(0)))
+        .root["v"] == lookup(d, "odt"))
     #expect(TOMLFormat.float(.nan) == "nan")
     #expect(TOMLFormat.float(100) == "100.0")
     #expect(TOMLFormat.value(.float(-.infinity)) == "-inf")

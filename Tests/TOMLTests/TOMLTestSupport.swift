@@ -41,9 +41,11 @@ func lookup(_ document: TOMLDocument, _ path: String) -> TOMLValue? {
 
 /// The node at a dotted path, for position checks.
 func node(_ document: TOMLDocument, _ path: String) -> TOMLNode? {
-  var current = TOMLNode(value: .table(document.root), range: SourceRange(
-    start: SourcePosition(line: 1, column: 1, offset: 0),
-    end: SourcePosition(line: 1, column: 1, offset: 0)))
+  var current = TOMLNode(
+    value: .table(document.root),
+    range: SourceRange(
+      start: SourcePosition(line: 1, column: 1, offset: 0),
+      end: SourcePosition(line: 1, column: 1, offset: 0)))
   for part in path.split(separator: ".") {
     switch current.value {
     case .table(let t):

@@ -4,12 +4,22 @@ import Testing
 
 @Suite struct TableTests {
   @Test func standardTables() {
-    #expect(render("[table-1]\nkey1 = \"some string\"\nkey2 = 123\n\n[table-2]\nkey1 = \"another string\"\nkey2 = 456") ==
-      #"{ table-1 = { key1 = "some string", key2 = 123 }, table-2 = { key1 = "another string", key2 = 456 } }"#)
-    #expect(render("[dog.\"tater.man\"]\ntype.name = \"pug\"") ==
-      #"{ dog = { "tater.man" = { type = { name = "pug" } } } }"#)
-    #expect(render("[a.b.c]\n[ d.e.f ]\n[ g .  h  . i ]\n[ j . \"ʞ\" . 'l' ]") ==
-      #"{ a = { b = { c = {} } }, d = { e = { f = {} } }, g = { h = { i = {} } }, j = { "ʞ" = { l = {} } } }"#)
+    #expect(
+      render(
+        "[table-1]\nkey1 = \"some string\"\nkey2 = 123\n\n[table-2]\n"
+          + "key1 = \"another string\"\nkey2 = 456"
+      )
+        == #"{ table-1 = { key1 = "some string", key2 = 123 }, "#
+        + #"table-2 = { key1 = "another string", key2 = 456 } }"#
+    )
+    #expect(
+      render("[dog.\"tater.man\"]\ntype.name = \"pug\"")
+        == #"{ dog = { "tater.man" = { type = { name = "pug" } } } }"#)
+    #expect(
+      render("[a.b.c]\n[ d.e.f ]\n[ g .  h  . i ]\n[ j . \"ʞ\" . 'l' ]")
+        == #"{ a = { b = { c = {} } }, d = { e = { f = {} } }, g = { h = { i = {} } }, "#
+        + #"j = { "ʞ" = { l = {} } } }"#
+    )
     #expect(render("[empty]") == "{ empty = {} }")
     #expect(render("[\"\"]\nx = 1") == #"{ "" = { x = 1 } }"#)
   }
@@ -35,7 +45,8 @@ import Testing
   }
 
   @Test func superTableAfterSubTablesOnce() {
-    #expect(render("[x.y.z.w]\na = 1\n[x]\nb = 2") == "{ x = { y = { z = { w = { a = 1 } } }, b = 2 } }")
+    #expect(
+      render("[x.y.z.w]\na = 1\n[x]\nb = 2") == "{ x = { y = { z = { w = { a = 1 } } }, b = 2 } }")
     #expect(render("[a.b]\nc = 1\n\n[a]\nd = 2") == "{ a = { b = { c = 1 }, d = 2 } }")
     expectError("[a.b]\n[a]\n[a]", at: 3, 2, "table 'a' is defined twice (first at 2:1)")
   }
@@ -54,8 +65,11 @@ import Testing
 
       color = "gray"
       """
-    #expect(render(text) ==
-      #"{ products = [{ name = "Hammer", sku = 738594937 }, {}, { name = "Nail", sku = 284758393, color = "gray" }] }"#)
+    #expect(
+      render(text)
+        == #"{ products = [{ name = "Hammer", sku = 738594937 }, {}, { name = "Nail", "#
+        + #"sku = 284758393, color = "gray" }] }"#
+    )
     let nested = """
       [[fruits]]
       name = "apple"
@@ -77,10 +91,15 @@ import Testing
       [[fruits.varieties]]
       name = "plantain"
       """
-    #expect(render(nested) ==
-      #"{ fruits = [{ name = "apple", physical = { color = "red", shape = "round" }, varieties = [{ name = "red delicious" }, { name = "granny smith" }] }, { name = "banana", varieties = [{ name = "plantain" }] }] }"#)
-    #expect(render("points = [ { x = 1, y = 2, z = 3 },\n  { x = 7, y = 8, z = 9 } ]") ==
-      "{ points = [{ x = 1, y = 2, z = 3 }, { x = 7, y = 8, z = 9 }] }")
+    #expect(
+      render(nested)
+        == #"{ fruits = [{ name = "apple", physical = { color = "red", shape = "round" }, "#
+        + #"varieties = [{ name = "red delicious" }, { name = "granny smith" }] }, "#
+        + #"{ name = "banana", varieties = [{ name = "plantain" }] }] }"#
+    )
+    #expect(
+      render("points = [ { x = 1, y = 2, z = 3 },\n  { x = 7, y = 8, z = 9 } ]")
+        == "{ points = [{ x = 1, y = 2, z = 3 }, { x = 7, y = 8, z = 9 }] }")
   }
 
   @Test func malformedHeaders() {
@@ -101,11 +120,16 @@ import Testing
 
 @Suite struct KeyTests {
   @Test func bareAndQuotedKeys() {
-    #expect(render("key = 1\nbare_key = 2\nbare-key = 3\n1234 = 4") ==
-      "{ key = 1, bare_key = 2, bare-key = 3, 1234 = 4 }")
-    #expect(render(#""127.0.0.1" = 1"# + "\n" + #""character encoding" = 2"# + "\n"
-      + #""ʎǝʞ" = 3"# + "\n" + #"'key2' = 4"# + "\n" + #"'quoted "value"' = 5"#) ==
-      #"{ "127.0.0.1" = 1, "character encoding" = 2, "ʎǝʞ" = 3, key2 = 4, "quoted \"value\"" = 5 }"#)
+    #expect(
+      render("key = 1\nbare_key = 2\nbare-key = 3\n1234 = 4")
+        == "{ key = 1, bare_key = 2, bare-key = 3, 1234 = 4 }")
+    #expect(
+      render(
+        #""127.0.0.1" = 1"# + "\n" + #""character encoding" = 2"# + "\n"
+          + #""ʎǝʞ" = 3"# + "\n" + #"'key2' = 4"# + "\n" + #"'quoted "value"' = 5"#)
+        == #"{ "127.0.0.1" = 1, "character encoding" = 2, "ʎǝʞ" = 3, key2 = 4, "#
+        + #""quoted \"value\"" = 5 }"#
+    )
     #expect(render(#""" = "blank""#) == #"{ "" = "blank" }"#)
     #expect(render("'' = 'blank'") == #"{ "" = "blank" }"#)
     #expect(render(#""\u0041" = 1"#) == "{ A = 1 }")
@@ -113,15 +137,34 @@ import Testing
   }
 
   @Test func dottedKeys() {
-    #expect(render("name = \"Orange\"\nphysical.color = \"orange\"\nphysical.shape = \"round\"\nsite.\"google.com\" = true") ==
-      #"{ name = "Orange", physical = { color = "orange", shape = "round" }, site = { "google.com" = true } }"#)
-    #expect(render("fruit.name = \"banana\"\nfruit. color = \"yellow\"\nfruit . flavor = \"banana\"") ==
-      #"{ fruit = { name = "banana", color = "yellow", flavor = "banana" } }"#)
+    #expect(
+      render(
+        "name = \"Orange\"\nphysical.color = \"orange\"\nphysical.shape = \"round\"\n"
+          + "site.\"google.com\" = true"
+      )
+        == #"{ name = "Orange", physical = { color = "orange", shape = "round" }, "#
+        + #"site = { "google.com" = true } }"#
+    )
+    #expect(
+      render("fruit.name = \"banana\"\nfruit. color = \"yellow\"\nfruit . flavor = \"banana\"")
+        == #"{ fruit = { name = "banana", color = "yellow", flavor = "banana" } }"#)
     #expect(render("a . 'b' .\"c\"\t.\td = 1") == "{ a = { b = { c = { d = 1 } } } }")
-    #expect(render("[fruit]\napple.color = \"red\"\napple.taste.sweet = true\n\n[fruit.apple.texture]\nsmooth = true") ==
-      #"{ fruit = { apple = { color = "red", taste = { sweet = true }, texture = { smooth = true } } } }"#)
-    #expect(render("apple.type = \"fruit\"\norange.type = \"fruit\"\napple.skin = \"thin\"\norange.skin = \"thick\"") ==
-      #"{ apple = { type = "fruit", skin = "thin" }, orange = { type = "fruit", skin = "thick" } }"#)
+    #expect(
+      render(
+        "[fruit]\napple.color = \"red\"\napple.taste.sweet = true\n\n"
+          + "[fruit.apple.texture]\nsmooth = true"
+      )
+        == #"{ fruit = { apple = { color = "red", taste = { sweet = true }, "#
+        + #"texture = { smooth = true } } } }"#
+    )
+    #expect(
+      render(
+        "apple.type = \"fruit\"\norange.type = \"fruit\"\napple.skin = \"thin\"\n"
+          + "orange.skin = \"thick\""
+      )
+        == #"{ apple = { type = "fruit", skin = "thin" }, orange = { type = "fruit", "#
+        + #"skin = "thick" } }"#
+    )
   }
 
   @Test func keyErrors() {
@@ -130,7 +173,9 @@ import Testing
     expectError("= \"no key\"", at: 1, 1, "expected a key, found '='")
     expectError("key", at: 1, 4, "expected '=' after key 'key'")
     expectError("key value", at: 1, 5, "expected '=' after key, found 'v'")
-    expectError("first = \"Tom\" last = \"Preston-Werner\"", at: 1, 15, "expected a newline after a value, found 'l'")
+    expectError(
+      "first = \"Tom\" last = \"Preston-Werner\"", at: 1, 15,
+      "expected a newline after a value, found 'l'")
     expectError("a.b.c", at: 1, 6, "expected '=' after key 'a.b.c'")
     expectError("a. = 1", at: 1, 4, "expected a key, found '='")
     expectError("\"\"\"k\"\"\" = 1", at: 1, 1, "a multi-line string cannot be a key")
