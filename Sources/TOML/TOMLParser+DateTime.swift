@@ -105,7 +105,8 @@ extension Parser {
     for k in 0..<count {
       let b = peek(k)
       guard ASCII.isDigit(b) else {
-        throw error("expected \(count) digits for the \(what), found \(describe(at: i + k))", at: i + k)
+        throw error(
+          "expected \(count) digits for the \(what), found \(describe(at: i + k))", at: i + k)
       }
       value = value * 10 + Int(b - ASCII.zero)
     }

@@ -61,7 +61,8 @@ extension Parser {
       }
       if radix != 0 {
         if signed {
-          throw error("a sign is not allowed on a hex, octal or binary integer", at: token.lowerBound)
+          throw error(
+            "a sign is not allowed on a hex, octal or binary integer", at: token.lowerBound)
         }
         return .integer(try parseRadixInteger(token, digitsFrom: j + 2, radix: radix))
       }

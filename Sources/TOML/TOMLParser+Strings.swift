@@ -142,8 +142,9 @@ extension Parser {
       i += 1
       skipWhitespace()
       guard try consumeNewline() else {
-        throw error("invalid escape '\\ ': a backslash may only be followed by "
-          + "whitespace at the end of a line", at: backslash)
+        throw error(
+          "invalid escape '\\ ': a backslash may only be followed by "
+            + "whitespace at the end of a line", at: backslash)
       }
       while true {
         skipWhitespace()

@@ -139,8 +139,13 @@ struct Parser {
     case 0x21...0x7E: return "'\(Character(Unicode.Scalar(b)))'"
     default:
       let scalar = decodeScalar(at: offset)
-      if b < 0x80 || scalar.properties.generalCategory == .control {
+      switch scalar.properties.generalCategory {
+      case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator,
+        .unassigned, .privateUse, .surrogate:
+        // Invisible or ambiguous on screen: name it by code point.
         return "U+" + hex(scalar.value, width: 4)
+      default:
+        if b < 0x80 { return "U+" + hex(scalar.value, width: 4) }
       }
       return "'\(Character(scalar))'"
     }
@@ -236,9 +241,18 @@ struct Parser {
       var minimum: UInt32 = 0
       var value: UInt32 = 0
       switch b {
-      case 0xC2...0xDF: need = 1; minimum = 0x80; value = UInt32(b & 0x1F)
-      case 0xE0...0xEF: need = 2; minimum = 0x800; value = UInt32(b & 0x0F)
-      case 0xF0...0xF4: need = 3; minimum = 0x10000; value = UInt32(b & 0x07)
+      case 0xC2...0xDF:
+        need = 1
+        minimum = 0x80
+        value = UInt32(b & 0x1F)
+      case 0xE0...0xEF:
+        need = 2
+        minimum = 0x800
+        value = UInt32(b & 0x0F)
+      case 0xF0...0xF4:
+        need = 3
+        minimum = 0x10000
+        value = UInt32(b & 0x07)
       default: throw invalidUTF8(at: j)
       }
       guard j + need < n else { throw invalidUTF8(at: j) }

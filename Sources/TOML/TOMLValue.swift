@@ -160,7 +160,9 @@ public struct TOMLTable: Hashable, Sendable {
   /// For `[a]` / `[[a]]` tables: the header's range (from `[` to `]`/`]]`).
   public var headerRange: SourceRange?
 
-  public init(entries: [TOMLEntry] = [], origin: TOMLTableOrigin = .root, headerRange: SourceRange? = nil) {
+  public init(
+    entries: [TOMLEntry] = [], origin: TOMLTableOrigin = .root, headerRange: SourceRange? = nil
+  ) {
     self.entries = entries
     self.origin = origin
     self.headerRange = headerRange
