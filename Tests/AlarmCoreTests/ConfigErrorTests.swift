@@ -68,6 +68,16 @@ import Testing
     #expect(result.errors.count == 1 && result.warnings.count == 2)
   }
 
+  @Test func summaryLine() {
+    #expect(decode("").summary == "/etc/alarmclock/alarms.toml: ok, 0 alarms (0 enabled)")
+    let two =
+      "[[alarm]]\ntime = \"06:45\"\nvolume = 0\n[[alarm]]\ntime = \"07:00\"\nenabled = false\n"
+    #expect(
+      decode(two).summary == "/etc/alarmclock/alarms.toml: ok, 2 alarms (1 enabled), 1 warning")
+    let bad = "[[alarm]]\ntime = 1\nvolume = 0\n[[alarm]]\nlabel = 2\n"
+    #expect(decode(bad).summary == "/etc/alarmclock/alarms.toml: 3 errors, 1 warning")
+  }
+
   @Test func warningsAloneKeepTheConfig() {
     let result = decode("[[alarm]]\ntime = \"06:45\"\nvolume = 0\n")
     #expect(result.warnings.count == 1)

@@ -154,6 +154,25 @@ import Testing
     #expect(KeyCodes.byName.count > 500)
   }
 
+  /// Every numeric KEY_/BTN_ define of the installed header is in the generated table.
+  @Test func keyCodesMatchTheInstalledHeader() throws {
+    let header = try readText("/usr/include/linux/input-event-codes.h")
+    var checked = 0
+    for line in header.split(separator: "\n") {
+      let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+      guard words.count >= 3, words[0] == "#define",
+        words[1].hasPrefix("KEY_") || words[1].hasPrefix("BTN_"),
+        !words[1].hasSuffix("_MAX"), !words[1].hasSuffix("_CNT"), words[1] != "KEY_RESERVED"
+      else { continue }
+      let text = words[2]
+      let value = text.hasPrefix("0x") ? Int(text.dropFirst(2), radix: 16) : Int(text)
+      guard let value else { continue }
+      #expect(KeyCodes.byName[String(words[1])].map(Int.init) == value, "\(words[1])")
+      checked += 1
+    }
+    #expect(checked > 500)
+  }
+
   @Test func hooks() throws {
     let config = try #require(
       validConfig(

@@ -51,4 +51,16 @@ public struct ConfigResult: Sendable {
   public var warnings: [Diagnostic] { diagnostics.filter { $0.severity == .warning } }
   /// Every diagnostic as `path:line:col: message`, one per element.
   public var formatted: [String] { diagnostics.map { $0.formatted(path: path) } }
+
+  /// The one line `check` prints: `PATH: ok, 5 alarms (4 enabled)`, with
+  /// `, 1 warning` appended when there are warnings; `PATH: 2 errors, 1 warning`
+  /// for an unusable file.
+  public var summary: String {
+    func count(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+    let warnings = self.warnings.count
+    let warningText = warnings > 0 ? ", " + count(warnings, "warning") : ""
+    guard let config else { return "\(path): \(count(errors.count, "error"))\(warningText)" }
+    let enabled = config.alarms.count { $0.enabled }
+    return "\(path): ok, \(count(config.alarms.count, "alarm")) (\(enabled) enabled)\(warningText)"
+  }
 }
