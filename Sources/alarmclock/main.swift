@@ -4,7 +4,9 @@
 
 /// Every subcommand, in the order `--help` lists them.
 let commands: [any Command.Type] = [
-  CheckCommand.self
+  CheckCommand.self,
+  ListCommand.self,
+  NextCommand.self,
 ]
 
 @MainActor func topLevelHelp() -> String {
