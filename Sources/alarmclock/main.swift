@@ -4,7 +4,8 @@
 
 /// Every subcommand, in the order `--help` lists them.
 let commands: [any Command.Type] = [
-  CheckCommand.self
+  CheckCommand.self,
+  PlayCommand.self,
 ]
 
 @MainActor func topLevelHelp() -> String {
