@@ -6,10 +6,10 @@
 ///
 /// A name is looked up in each directory in order, as given and then with each of
 /// `extensions` appended (`rooster` finds `rooster.mp3`); names may be any Unicode text.
-/// A name with a `/` that starts with `/`, `./` or `../` is a path (relative to the
-/// working directory) and is used as it is. Inside a directory a name may not leave it:
-/// `..` components are refused, and the file's real path (symlinks resolved) must lie
-/// inside the directory's real path.
+/// A name starting with `/` or `./` is a path (absolute, or relative to the working
+/// directory) and is used as it is. Anything else is a name inside a directory and may
+/// not leave it: `.`/`..`/empty components are refused, and the file's real path
+/// (symlinks resolved) must lie inside the directory's real path.
 public struct SoundResolver: Sendable {
   /// The directories searched, first match wins.
   public var directories: [String]
@@ -43,7 +43,7 @@ public struct SoundResolver: Sendable {
 
   /// The path of the sound called `name`, or why there is none.
   public func resolve(_ name: String) throws(SoundError) -> String {
-    if name.hasPrefix("/") || name.hasPrefix("./") || name.hasPrefix("../") {
+    if name.hasPrefix("/") || name.hasPrefix("./") {
       guard isRegularFile(name) else {
         throw SoundError(file: name, reason: fileExists(name) ? .notAFile : .missing)
       }
