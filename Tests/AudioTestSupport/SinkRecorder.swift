@@ -42,10 +42,18 @@ public final class SinkRecorder: @unchecked Sendable {
     let start = Date()
     while frames() < 4800 {  // 100 ms recorded: the pipeline is flowing
       if Date().timeIntervalSince(start) > 10 {
+        kill(parec.processIdentifier, SIGKILL)
+        kill(keepAlive.processIdentifier, SIGKILL)
         throw ToolError(argv: parec.arguments ?? [], status: -1, stderr: "no data after 10 s")
       }
       usleep(5000)
     }
+  }
+
+  deinit {  // a test that failed before finish() must not leave the recorders running
+    if parec.isRunning { kill(parec.processIdentifier, SIGKILL) }
+    if keepAlive.isRunning { kill(keepAlive.processIdentifier, SIGKILL) }
+    lock.withLock { watching = false }
   }
 
   private func frames() -> Int {
@@ -77,8 +85,9 @@ public final class SinkRecorder: @unchecked Sendable {
   public func finish() -> [Float] {
     lock.withLock { watching = false }
     usleep(200_000)  // let the last blocks arrive
-    parec.terminate()
-    keepAlive.terminate()
+    // SIGKILL: the test process may hand its children a mask that blocks SIGTERM.
+    kill(parec.processIdentifier, SIGKILL)
+    kill(keepAlive.processIdentifier, SIGKILL)
     parec.waitUntilExit()
     keepAlive.waitUntilExit()
     guard let data = FileManager.default.contents(atPath: path) else { return [] }
