@@ -7,6 +7,7 @@ let commands: [any Command.Type] = [
   CheckCommand.self,
   ListCommand.self,
   NextCommand.self,
+  PlayCommand.self,
 ]
 
 @MainActor func topLevelHelp() -> String {
