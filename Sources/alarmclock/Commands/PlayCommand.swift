@@ -148,7 +148,7 @@ struct PlayCommand: Command {
 private final class Player: Sendable {
   enum Wake: Equatable { case progress, ended, noDevice, interrupted }
   private let pipeFDs: (read: Int32, write: Int32)
-  private let state = Mutex<(queue: [Wake], firstFrame: Bool)>(([], false))
+  private let state = Mutex<(queue: [Wake], firstFrame: Bool, played: Bool)>(([], false, false))
 
   init() {
     var fds: [Int32] = [-1, -1]
@@ -164,8 +164,13 @@ private final class Player: Sendable {
       printError("alarmclock play: \(error); playing the fallback tone")
     case .deviceOpened(let device, let isFallback):
       if isFallback { printError("alarmclock play: playing on fallback device '\(device)'") }
-    case .firstFrame: state.withLock { $0.firstFrame = true }
-    case .noDevice: push(.noDevice)
+    case .deviceReopened(let device):
+      printError("alarmclock play: reopened '\(device)'; the sound goes on")
+    case .firstFrame: state.withLock { $0.firstFrame = true; $0.played = true }
+    case .noDevice:
+      // Before any sound: give up (exit 1). Mid-ring (a speaker unplugged): the ringer
+      // keeps retrying, as it would for an alarm.
+      if !state.withLock({ $0.played }) { push(.noDevice) }
     case .stopped: push(.ended)
     default: break
     }
