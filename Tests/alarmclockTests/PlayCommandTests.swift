@@ -7,8 +7,20 @@ import Testing
   /// The binary sits beside the test bundle in .build/<config>/.
   static var binary: String {
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("alarmclock")
-      .path
+    return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(
+      "alarmclock"
+    )
+    .path
+  }
+
+  /// A null sink of these tests' own (`pulse:alarmclock_cli`), so they never sound into the
+  /// sink the AlarmPlatform playback suite records while both run in parallel.
+  static func device() throws -> String {
+    let sinks = try Tool.run(["pactl", "list", "short", "sinks"]).out
+    if !sinks.contains("alarmclock_cli") {
+      try Tool.check(["pactl", "load-module", "module-null-sink", "sink_name=alarmclock_cli"])
+    }
+    return "pulse:alarmclock_cli"
   }
 
   @Test func badArgumentsAreUsageErrors() throws {
@@ -34,7 +46,7 @@ import Testing
     defer { dir.remove() }
     let bad = dir.file("broken.mp3")
     try "not audio".write(toFile: bad, atomically: true, encoding: .utf8)
-    let r = try Tool.run([Self.binary, "play", bad, "--device", "pulse"])
+    let r = try Tool.run([Self.binary, "play", bad, "--device", try Self.device()])
     #expect(r.status == 0)
     #expect(r.err.contains("broken.mp3") && r.err.contains("playing the fallback tone"), "\(r.err)")
   }
@@ -42,7 +54,9 @@ import Testing
   @Test(.enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
   func bundledSoundsPlayByName() throws {
     let start = Date()
-    let r = try Tool.run([Self.binary, "play", "klaxon", "--device", "pulse", "--volume", "50"])
+    let r = try Tool.run([
+      Self.binary, "play", "klaxon", "--device", try Self.device(), "--volume", "50",
+    ])
     #expect(r.status == 0, "\(r.err)")
     #expect(!r.err.contains("fallback"), "\(r.err)")
     let took = Date().timeIntervalSince(start)

@@ -81,7 +81,9 @@ struct PlayCommand: Command {
     let verbose = getenv("ALARMCLOCK_AUDIO_DEBUG") != nil
     let ringer = Ringer(
       defaultSound: nil,
-      log: { level, text in if level >= .warning || verbose { printError("alarmclock play: \(text)") } },
+      log: { level, text in
+        if level >= .warning || verbose { printError("alarmclock play: \(text)") }
+      },
       events: { player.handle($0) })
     if let problem {
       printError("alarmclock play: \(problem); playing the fallback tone")
@@ -94,7 +96,8 @@ struct PlayCommand: Command {
       case .ended: return ExitCode.ok
       case .noDevice:
         ringer.stop()
-        printError("alarmclock play: no audio device could be opened (tried \(request.devices.joined(separator: ", ")))")
+        let tried = request.devices.joined(separator: ", ")
+        printError("alarmclock play: no audio device could be opened (tried \(tried))")
         return ExitCode.failure
       case .interrupted:
         ringer.stop()
@@ -166,7 +169,11 @@ private final class Player: Sendable {
       if isFallback { printError("alarmclock play: playing on fallback device '\(device)'") }
     case .deviceReopened(let device):
       printError("alarmclock play: reopened '\(device)'; the sound goes on")
-    case .firstFrame: state.withLock { $0.firstFrame = true; $0.played = true }
+    case .firstFrame:
+      state.withLock {
+        $0.firstFrame = true
+        $0.played = true
+      }
     case .noDevice:
       // Before any sound: give up (exit 1). Mid-ring (a speaker unplugged): the ringer
       // keeps retrying, as it would for an alarm.
