@@ -58,7 +58,7 @@ public final class SinkRecorder: @unchecked Sendable {
 
   private func frames() -> Int {
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    return (size ?? 0) / 4
+    return size / 4
   }
 
   private func watch() {
