@@ -31,7 +31,8 @@ final class AudioPlaybackTests {
   {
     let path = dir.file(name)
     try Tool.check([
-      "sox", "-R", "-n", "-r", "\(rate)", "-c", "2", "-b", "16", path, "synth", "\(seconds)", "sine",
+      "sox", "-R", "-n", "-r", "\(rate)", "-c", "2", "-b", "16", path, "synth", "\(seconds)",
+      "sine",
       "\(freq)", "vol", "0.5",
     ])
     return path
@@ -44,7 +45,8 @@ final class AudioPlaybackTests {
   }
 
   func waitStopped(timeout: Double = 10) -> StopReason? {
-    guard let (e, _) = events.wait(timeout: timeout, { if case .stopped = $0 { true } else { false } }),
+    guard
+      let (e, _) = events.wait(timeout: timeout, { if case .stopped = $0 { true } else { false } }),
       case .stopped(let reason) = e
     else { return nil }
     return reason
@@ -52,14 +54,17 @@ final class AudioPlaybackTests {
 
   @Test func a440HzFileRecordsAs440Hz() throws {
     let rec = try SinkRecorder(directory: dir.path)
-    ringer.start(RingRequest(sound: try sine(440), volume: 100, ramp: .zero, loop: false, devices: ["pulse"]))
+    ringer.start(
+      RingRequest(sound: try sine(440), volume: 100, ramp: .zero, loop: false, devices: ["pulse"]))
     let start = rec.frameIndex(realtime: try firstFrameTime())
     #expect(waitStopped() == .finished)
     let samples = rec.finish()
     let window = samples[(start + 9600)..<min(samples.count, start + 38400)]  // 0.2 s - 0.8 s
     let f = Signal.zeroCrossingFrequency(window, rate: SinkRecorder.rate)
     #expect(abs(f - 440) < 4, "recorded \(f) Hz")
-    #expect(Signal.goertzel(window, frequency: 440, rate: 48000) > 100 * Signal.goertzel(window, frequency: 880, rate: 48000))
+    #expect(
+      Signal.goertzel(window, frequency: 440, rate: 48000) > 100
+        * Signal.goertzel(window, frequency: 880, rate: 48000))
     #expect(!ringer.isRinging)
   }
 
@@ -93,7 +98,8 @@ final class AudioPlaybackTests {
 
   @Test func stopSilencesWithinTheBound() throws {
     let rec = try SinkRecorder(directory: dir.path)
-    ringer.start(RingRequest(sound: try sine(440), volume: 100, ramp: .zero, loop: true, devices: ["pulse"]))
+    ringer.start(
+      RingRequest(sound: try sine(440), volume: 100, ramp: .zero, loop: true, devices: ["pulse"]))
     _ = try firstFrameTime()
     rec.record(seconds: 1)
     let requested = realtimeNow()
@@ -134,7 +140,10 @@ final class AudioPlaybackTests {
   @Test func aDecodeErrorMidRingSwitchesToTheTone() throws {
     let path = try sine(440, seconds: 1, name: "shrinking.wav")
     let rec = try SinkRecorder(directory: dir.path)
-    ringer.start(RingRequest(sound: path, volume: 100, ramp: .zero, loop: true, maxDuration: .seconds(3), devices: ["pulse"]))
+    ringer.start(
+      RingRequest(
+        sound: path, volume: 100, ramp: .zero, loop: true, maxDuration: .seconds(3),
+        devices: ["pulse"]))
     let start = rec.frameIndex(realtime: try firstFrameTime())
     rec.record(seconds: 0.3)
     truncate(path, 44)  // the file loses its audio while it plays
@@ -151,7 +160,9 @@ final class AudioPlaybackTests {
   @Test func theMixerIsUnmutedDuringARingAndRestoredAfter() throws {
     defer { _ = try? Tool.run(["amixer", "-D", "pulse", "sset", "Master", "100%", "unmute"]) }
     try Tool.check(["amixer", "-q", "-D", "pulse", "sset", "Master", "30%", "mute"])
-    func master() throws -> String { try Tool.run(["amixer", "-D", "pulse", "sget", "Master"]).out }
+    func master() throws -> String {
+      try Tool.run(["amixer", "-D", "pulse", "sget", "Master"]).out
+    }
     #expect(try master().contains("[off]"))
     ringer.start(
       RingRequest(
@@ -184,7 +195,8 @@ final class AudioPlaybackTests {
 
   @Test func aFallbackDeviceTakesOver() throws {
     ringer.start(
-      RingRequest(sound: try sine(440), ramp: .zero, loop: false, devices: ["no-such-device", "pulse"]))
+      RingRequest(
+        sound: try sine(440), ramp: .zero, loop: false, devices: ["no-such-device", "pulse"]))
     let opened = events.wait { if case .deviceOpened = $0 { true } else { false } }
     #expect(opened?.0 == .deviceOpened(device: "pulse", isFallback: true))
     _ = try firstFrameTime()

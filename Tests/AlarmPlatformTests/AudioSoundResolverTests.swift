@@ -12,10 +12,11 @@ import Testing
     for d in [user, bundled] {
       try FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
     }
-    for (dir, name) in [(user, "rooster.mp3"), (user, "鬧鐘 早安.wav"), (bundled, "rooster.wav"),
-      (bundled, "chime-rise.wav"), (bundled, "bell.flac"), (bundled, "plain")]
-    {
-      FileManager.default.createFile(atPath: dir + "/" + name, contents: Data([1]))
+    for (dir, name) in [
+      (user, "rooster.mp3"), (user, "鬧鐘 早安.wav"), (bundled, "rooster.wav"),
+      (bundled, "chime-rise.wav"), (bundled, "bell.flac"), (bundled, "plain"),
+    ] {
+      _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data([1]))
     }
     return (t, user, bundled)
   }

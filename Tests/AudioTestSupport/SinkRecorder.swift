@@ -19,7 +19,7 @@ public final class SinkRecorder: @unchecked Sendable {
   /// Starts recording and returns once data flows.
   public init(directory: String) throws {
     path = directory + "/monitor.raw"
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     let sink = PulseTestServer.sink
     keepAlive = Process()
     keepAlive.executableURL = URL(fileURLWithPath: "/usr/bin/pacat")
@@ -58,7 +58,7 @@ public final class SinkRecorder: @unchecked Sendable {
 
   private func frames() -> Int {
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    return (size ?? 0) / 4
+    return size / 4
   }
 
   private func watch() {

@@ -23,7 +23,9 @@ public enum Tool {
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    return (
+      p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self)
+    )
   }
 
   /// Runs `argv` and throws with its stderr when it fails.

@@ -41,7 +41,8 @@ final class FallbackTone: AudioSource {
         let inBurst = f % periodFrames
         if inBurst < burstFrames {
           let fromEdge = min(inBurst, burstFrames - 1 - inBurst)
-          let envelope = fromEdge >= edge ? 1 : 0.5 - 0.5 * cos(Double.pi * Double(fromEdge) / Double(edge))
+          let envelope =
+            fromEdge >= edge ? 1 : 0.5 - 0.5 * cos(Double.pi * Double(fromEdge) / Double(edge))
           value = FallbackTone.amplitude * Float(envelope * sin(step * Double(inBurst)))
         }
       }

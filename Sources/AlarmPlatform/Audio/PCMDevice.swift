@@ -23,7 +23,7 @@ final class PCMDevice {
   private var converted16: [Int16] = []
 
   /// Opens `name` for `rate` Hz and `channels` channels with about `bufferTime` of buffer.
-  init(name: String, rate: Int, channels: Int, bufferTime: Duration = .milliseconds(200))
+  init(name: String, rate: Int, channels: Int, bufferTime: Duration = .milliseconds(500))
     throws(AudioDeviceError)
   {
     self.name = name
@@ -45,22 +45,27 @@ final class PCMDevice {
     check(
       "snd_pcm_hw_params_set_access",
       snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED))
-    var chosen: Format = .float32
-    if snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE) == 0 {
-      chosen = .float32
+    // S16 first: it is what most DACs and sound servers take natively, and it halves the
+    // bytes moved per frame (cheaper than float on a Pi); then S32, then float.
+    var chosen: Format = .s16
+    if snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE) == 0 {
+      chosen = .s16
     } else if snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S32_LE) == 0 {
       chosen = .s32
     } else {
-      chosen = .s16
-      check("snd_pcm_hw_params_set_format", snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE))
+      chosen = .float32
+      check(
+        "snd_pcm_hw_params_set_format",
+        snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_FLOAT_LE))
     }
     var ch = UInt32(channels)
     check("snd_pcm_hw_params_set_channels_near", snd_pcm_hw_params_set_channels_near(pcm, hw, &ch))
     var r = UInt32(rate)
     var dir: Int32 = 0
     check("snd_pcm_hw_params_set_rate_near", snd_pcm_hw_params_set_rate_near(pcm, hw, &r, &dir))
-    var bufferUS = UInt32(bufferTime.components.seconds * 1_000_000
-      + bufferTime.components.attoseconds / 1_000_000_000_000)
+    var bufferUS = UInt32(
+      bufferTime.components.seconds * 1_000_000
+        + bufferTime.components.attoseconds / 1_000_000_000_000)
     var periodUS = bufferUS / 4
     check(
       "snd_pcm_hw_params_set_buffer_time_near",
@@ -133,8 +138,11 @@ final class PCMDevice {
     case .s16:
       let count = frames * channels
       if converted16.count < count { converted16 = [Int16](repeating: 0, count: count) }
-      for i in 0..<count {
-        converted16[i] = Int16(clamping: Int32(max(-1, min(1, samples[i])) * 32767))
+      converted16.withUnsafeMutableBufferPointer { out in
+        for i in 0..<count {
+          let v = samples[i] * 32767
+          out[i] = Int16(max(-32767, min(32767, v)))
+        }
       }
       return Int(snd_pcm_writei(handle, converted16, snd_pcm_uframes_t(frames)))
     }

@@ -9,7 +9,9 @@ import CShim
 final class PlaybackLoop {
   /// Attempts per device in a round, and the pause after each failed attempt.
   static let attemptsPerDevice = 3
-  static let attemptBackoff: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(400)]
+  static let attemptBackoff: [Duration] = [
+    .milliseconds(100), .milliseconds(200), .milliseconds(400),
+  ]
   /// The pause between rounds over every device, doubling up to the last value.
   static let roundBackoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(5)]
 
@@ -77,7 +79,8 @@ final class PlaybackLoop {
     if session == nil {
       for (i, name) in request.devices.enumerated() {
         do {
-          result.device = try PCMDevice(name: name, rate: source.sampleRate, channels: source.channels)
+          result.device = try PCMDevice(
+            name: name, rate: source.sampleRate, channels: source.channels)
           result.deviceIndex = i
           break
         } catch {
@@ -130,7 +133,8 @@ final class PlaybackLoop {
           }
         }
       }
-      engine.log(.error, "audio: no device could be opened: \(request.devices.joined(separator: ", "))")
+      engine.log(
+        .error, "audio: no device could be opened: \(request.devices.joined(separator: ", "))")
       if round == 0 { engine.events(.noDevice(devices: request.devices)) }
       let wait = PlaybackLoop.roundBackoff[min(round, PlaybackLoop.roundBackoff.count - 1)]
       round += 1

@@ -65,11 +65,24 @@ final class Renderer {
     usingFallback = true
   }
 
-  private func mix(_ input: [Float], inChannels: Int, frames: Int, into out: UnsafeMutablePointer<Float>) {
+  private func mix(
+    _ input: [Float], inChannels: Int, frames: Int, into out: UnsafeMutablePointer<Float>
+  ) {
     let outCh = outputChannels
     let rate = Double(outputRate)
+    let rampDone = Double(framesOut) / rate >= rampSeconds
+    // After the ramp at full volume with matching channels the samples pass as they are.
+    if rampDone && volume == 1 && inChannels == outCh {
+      input.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: frames * outCh) }
+      framesOut += frames
+      return
+    }
+    // The fade gain changes slowly: one value per 32 frames (under 1 ms) is smooth.
+    var g = volume
     for f in 0..<frames {
-      let g = volume * Gain.fade(elapsed: Double(framesOut + f) / rate, ramp: rampSeconds)
+      if f & 31 == 0 && !rampDone {
+        g = volume * Gain.fade(elapsed: Double(framesOut + f) / rate, ramp: rampSeconds)
+      }
       let base = f * inChannels
       if inChannels == outCh {
         for c in 0..<outCh { out[f * outCh + c] = input[base + c] * g }

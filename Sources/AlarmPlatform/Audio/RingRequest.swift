@@ -67,7 +67,8 @@ public struct RingDeadline: Sendable, Equatable {
 
   /// The current time on `clock`.
   public static func now(_ clock: Clock) -> RingDeadline {
-    RingDeadline(clock: clock, time: readClock(clock == .monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME))
+    RingDeadline(
+      clock: clock, time: readClock(clock == .monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME))
   }
 
   /// This deadline moved by `d`.

@@ -37,7 +37,8 @@ struct RingSession {
       else { return endReason(giveUp) }
       (device, index) = opened
     }
-    engine.log(.info, "audio: playing on '\(device.name)' (\(device.rate) Hz, \(device.channels) ch)")
+    engine.log(
+      .info, "audio: playing on '\(device.name)' (\(device.rate) Hz, \(device.channels) ch)")
     engine.events(.deviceOpened(device: device.name, isFallback: index > 0))
     guard register(device) else { return endReason(giveUp) }
 
@@ -112,7 +113,8 @@ struct RingSession {
       if written == -Int(EPIPE) || written == -Int(ESTRPIPE) {
         let r = engine.control.withLock { _ in device.recover(written) }
         if r == 0 {
-          engine.log(written == -Int(EPIPE) ? .debug : .notice,
+          engine.log(
+            written == -Int(EPIPE) ? .debug : .notice,
             "audio: '\(device.name)': \(alsaText(written)), recovered")
           continue
         }

@@ -128,7 +128,10 @@ final class RingerEngine: Sendable {
   let log: AudioLog
   let events: @Sendable (RingerEvent) -> Void
 
-  init(defaultSound: String?, log: @escaping AudioLog, events: @escaping @Sendable (RingerEvent) -> Void) {
+  init(
+    defaultSound: String?, log: @escaping AudioLog,
+    events: @escaping @Sendable (RingerEvent) -> Void
+  ) {
     self.defaultSound = defaultSound
     self.log = log
     self.events = events

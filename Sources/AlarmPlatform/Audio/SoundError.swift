@@ -30,15 +30,17 @@ public struct SoundError: Error, Equatable, Sendable, CustomStringConvertible {
   }
 
   public var description: String {
-    switch reason {
+    let list = { (dirs: [String]) in
+      dirs.isEmpty ? "(no sound directories)" : dirs.joined(separator: ", ")
+    }
+    return switch reason {
     case .missing: "\(file): no such file"
     case .unreadable(let why): "\(file): cannot be read: \(why)"
     case .notAFile: "\(file): not a regular file"
     case .zeroLength: "\(file): empty file (zero length)"
     case .notAudio(let why): "\(file): not a sound file the decoder knows (\(why))"
     case .truncated(let why): "\(file): damaged or truncated (\(why))"
-    case .notFound(let dirs):
-      "\(file): no such sound in \(dirs.isEmpty ? "(no sound directories)" : dirs.joined(separator: ", "))"
+    case .notFound(let dirs): "\(file): no such sound in \(list(dirs))"
     case .escapesDirectory: "\(file): a sound name may not leave its sound directory"
     }
   }

@@ -81,7 +81,9 @@ struct PlayCommand: Command {
     let verbose = getenv("ALARMCLOCK_AUDIO_DEBUG") != nil
     let ringer = Ringer(
       defaultSound: nil,
-      log: { level, text in if level >= .warning || verbose { printError("alarmclock play: \(text)") } },
+      log: { level, text in
+        if level >= .warning || verbose { printError("alarmclock play: \(text)") }
+      },
       events: { player.handle($0) })
     if let problem {
       printError("alarmclock play: \(problem); playing the fallback tone")
@@ -94,7 +96,8 @@ struct PlayCommand: Command {
       case .ended: return ExitCode.ok
       case .noDevice:
         ringer.stop()
-        printError("alarmclock play: no audio device could be opened (tried \(request.devices.joined(separator: ", ")))")
+        let tried = request.devices.joined(separator: ", ")
+        printError("alarmclock play: no audio device could be opened (tried \(tried))")
         return ExitCode.failure
       case .interrupted:
         ringer.stop()
@@ -148,7 +151,7 @@ struct PlayCommand: Command {
 private final class Player: Sendable {
   enum Wake: Equatable { case progress, ended, noDevice, interrupted }
   private let pipeFDs: (read: Int32, write: Int32)
-  private let state = Mutex<(queue: [Wake], firstFrame: Bool)>(([], false))
+  private let state = Mutex<(queue: [Wake], firstFrame: Bool, played: Bool)>(([], false, false))
 
   init() {
     var fds: [Int32] = [-1, -1]
@@ -164,8 +167,17 @@ private final class Player: Sendable {
       printError("alarmclock play: \(error); playing the fallback tone")
     case .deviceOpened(let device, let isFallback):
       if isFallback { printError("alarmclock play: playing on fallback device '\(device)'") }
-    case .firstFrame: state.withLock { $0.firstFrame = true }
-    case .noDevice: push(.noDevice)
+    case .deviceReopened(let device):
+      printError("alarmclock play: reopened '\(device)'; the sound goes on")
+    case .firstFrame:
+      state.withLock {
+        $0.firstFrame = true
+        $0.played = true
+      }
+    case .noDevice:
+      // Before any sound: give up (exit 1). Mid-ring (a speaker unplugged): the ringer
+      // keeps retrying, as it would for an alarm.
+      if !state.withLock({ $0.played }) { push(.noDevice) }
     case .stopped: push(.ended)
     default: break
     }
