@@ -8,7 +8,7 @@ VM_DEBS=$VM_CACHE/debs
 mkdir -p "$VM_CACHE" "$VM_DEBS"
 
 # Kernel modules the VM loads at boot, by name; their dependencies are added from modinfo.
-VM_MODULES=(virtio_pci 9pnet_virtio 9p configfs uinput snd-aloop)
+VM_MODULES=(virtio_pci 9pnet_virtio 9p configfs evdev uinput snd-aloop)
 
 vm_log() { printf 'vm: %s\n' "$*" >&2; }
 vm_die() { printf 'vm: error: %s\n' "$*" >&2; exit 1; }

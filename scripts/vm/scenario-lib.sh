@@ -72,3 +72,35 @@ need_service() {
   [ -x "$ALARMCLOCK" ] || skip "service not built with $1 (no $ALARMCLOCK)"
   "$ALARMCLOCK" --help 2>&1 | grep -qE '^ *run( |$)' || skip "service not built with $1"
 }
+
+# ---- background helpers ----
+# bg_start NAME COMMAND...: runs COMMAND with stdout/stderr in /tmp/NAME.out, killed at exit.
+bg_start() {
+  local name=$1
+  shift
+  "$@" >"/tmp/$name.out" 2>&1 &
+  eval "bg_$name=$!"
+  at_exit "kill $! 2>/dev/null; wait $! 2>/dev/null"
+}
+# bg_wait_line NAME SECONDS PATTERN: waits until /tmp/NAME.out has a line matching PATTERN.
+bg_wait_line() { wait_for "$2" grep -q -- "$3" "/tmp/$1.out"; }
+
+# ---- uinput keyboard (evtool kbd) ----
+# kbd_start NAME: creates the keyboard; sets KBD_DEV (/dev/input/eventN); kbd_send feeds it.
+kbd_start() {
+  rm -f /tmp/kbd.in
+  mkfifo /tmp/kbd.in
+  "$VM_BIN/evtool" kbd "$1" </tmp/kbd.in >/tmp/kbd.out 2>&1 &
+  KBD_PID=$!
+  exec 7>/tmp/kbd.in
+  at_exit "kbd_stop"
+  wait_for 10 grep -q '^/dev/input/' /tmp/kbd.out || { cat /tmp/kbd.out; return 1; }
+  KBD_DEV=$(head -1 /tmp/kbd.out)
+}
+kbd_send() { echo "$*" >&7; }
+kbd_stop() {
+  [ -n "${KBD_PID:-}" ] || return 0
+  exec 7>&-
+  wait "$KBD_PID" 2>/dev/null
+  KBD_PID=
+}
