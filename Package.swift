@@ -36,11 +36,12 @@ let package = Package(
       dependencies: ["AlarmCore", "AlarmPlatform", "TOML"]),
     .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
     .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML"]),
+    .target(name: "AudioTestSupport", path: "Tests/AudioTestSupport"),
     .testTarget(
       name: "AlarmPlatformTests",
-      dependencies: ["AlarmPlatform", "AlarmCore", "CShim"]),
+      dependencies: ["AlarmPlatform", "AlarmCore", "CShim", "AudioTestSupport"]),
     .testTarget(
       name: "alarmclockTests",
-      dependencies: ["AlarmCore"]),
+      dependencies: ["AlarmCore", "AudioTestSupport"]),
   ]
 )

@@ -79,12 +79,13 @@ public enum TOMLValue: Hashable, Sendable {
   case integer(Int64)
   case float(Double)
   case boolean(Bool)
-  case offsetDateTime(TOMLOffsetDateTime)
-  case localDateTime(TOMLLocalDateTime)
+  // The large payloads are boxed so that every node stays small.
+  indirect case offsetDateTime(TOMLOffsetDateTime)
+  indirect case localDateTime(TOMLLocalDateTime)
   case localDate(TOMLLocalDate)
   case localTime(TOMLLocalTime)
   case array(TOMLArray)
-  case table(TOMLTable)
+  indirect case table(TOMLTable)
 
   /// The type's name in plain words, for error messages ("a string", "an integer").
   public var kindDescription: String {
@@ -128,6 +129,12 @@ public struct TOMLEntry: Hashable, Sendable {
   /// table header segment that created it).
   public var keyRange: SourceRange
   public var node: TOMLNode
+
+  public init(key: String, keyRange: SourceRange, node: TOMLNode) {
+    self.key = key
+    self.keyRange = keyRange
+    self.node = node
+  }
 }
 
 /// How a table came to exist; the redefinition rules depend on it.
@@ -153,7 +160,9 @@ public struct TOMLTable: Hashable, Sendable {
   /// For `[a]` / `[[a]]` tables: the header's range (from `[` to `]`/`]]`).
   public var headerRange: SourceRange?
 
-  public init(entries: [TOMLEntry] = [], origin: TOMLTableOrigin = .root, headerRange: SourceRange? = nil) {
+  public init(
+    entries: [TOMLEntry] = [], origin: TOMLTableOrigin = .root, headerRange: SourceRange? = nil
+  ) {
     self.entries = entries
     self.origin = origin
     self.headerRange = headerRange

@@ -4,7 +4,10 @@
 
 /// Every subcommand, in the order `--help` lists them.
 let commands: [any Command.Type] = [
-  CheckCommand.self
+  CheckCommand.self,
+  ListCommand.self,
+  NextCommand.self,
+  PlayCommand.self,
 ]
 
 @MainActor func topLevelHelp() -> String {

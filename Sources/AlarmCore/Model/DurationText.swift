@@ -1,45 +1,90 @@
-/// Durations as people write them in the config: `90s`, `9m`, `1h30m`, `0s`.
+/// Durations as people write them in the config: `90s`, `9m`, `1h30m`, `0s`,
+/// and for button timings `250ms` or `1.5s`.
 public enum DurationText {
-  /// Parses a sequence of `<integer><unit>` with units h, m, s (in that order,
-  /// each at most once). Returns nil for anything else.
+  /// Parses a sequence of `<number><unit>` with units `h`, `m`, `s`, `ms`, in that
+  /// order, each at most once (`1h30m`, `2m30s`, `1s500ms`). Only seconds may carry a
+  /// decimal fraction (`1.5s`, at most 9 digits). Each number is at most 10,000,000.
+  /// Returns nil for anything else, including bare numbers: a unit is required.
   public static func parse(_ text: String) -> Duration? {
-    var total: Int64 = 0
-    var number: Int64? = nil
-    var lastUnit = 0  // 0 none, 1 h, 2 m, 3 s: units must descend
-    for ch in text {
-      if let digit = ch.wholeNumberValue, ch.isASCII {
-        let (m, o1) = (number ?? 0).multipliedReportingOverflow(by: 10)
-        let (v, o2) = m.addingReportingOverflow(Int64(digit))
-        if o1 || o2 || v > 10_000_000 { return nil }
-        number = v
-        continue
+    let chars = Array(text.unicodeScalars)
+    var i = 0
+    var total = Duration.zero
+    var lastUnit = 0  // 0 none, 1 h, 2 m, 3 s, 4 ms: units must descend
+    while i < chars.count {
+      guard let whole = number(chars, &i) else { return nil }
+      var nanos: Int64 = 0
+      var hasFraction = false
+      if i < chars.count, chars[i] == "." {
+        i += 1
+        var digits = 0
+        var scale: Int64 = 100_000_000
+        while i < chars.count, let d = digit(chars[i]) {
+          digits += 1
+          guard digits <= 9 else { return nil }
+          nanos += d * scale
+          scale /= 10
+          i += 1
+        }
+        guard digits > 0 else { return nil }
+        hasFraction = true
       }
-      guard let n = number else { return nil }
+      guard i < chars.count else { return nil }
       let unit: Int
-      let scale: Int64
-      switch ch {
-      case "h": (unit, scale) = (1, 3600)
-      case "m": (unit, scale) = (2, 60)
-      case "s": (unit, scale) = (3, 1)
+      let seconds: Int64
+      switch chars[i] {
+      case "h": (unit, seconds) = (1, 3600)
+      case "m" where i + 1 < chars.count && chars[i + 1] == "s":
+        (unit, seconds) = (4, 0)
+        i += 1
+      case "m": (unit, seconds) = (2, 60)
+      case "s": (unit, seconds) = (3, 1)
       default: return nil
       }
-      guard unit > lastUnit else { return nil }
+      i += 1
+      guard unit > lastUnit, !hasFraction || unit == 3 else { return nil }
       lastUnit = unit
-      total += n * scale
-      number = nil
+      if unit == 4 {
+        total += .milliseconds(whole)
+      } else {
+        total += .seconds(whole * seconds) + .nanoseconds(nanos)
+      }
     }
-    guard number == nil, lastUnit != 0 else { return nil }
-    return .seconds(total)
+    return lastUnit == 0 ? nil : total
   }
 
-  /// The shortest spelling `parse` accepts: `9m`, `1h30m`, `0s`.
+  private static func digit(_ c: Unicode.Scalar) -> Int64? {
+    c.value >= 48 && c.value <= 57 ? Int64(c.value - 48) : nil
+  }
+
+  private static func number(_ chars: [Unicode.Scalar], _ i: inout Int) -> Int64? {
+    var value: Int64? = nil
+    while i < chars.count, let d = digit(chars[i]) {
+      let v = (value ?? 0) * 10 + d
+      if v > 10_000_000 { return nil }
+      value = v
+      i += 1
+    }
+    return value
+  }
+
+  /// The shortest spelling `parse` accepts: `9m`, `1h30m`, `0s`, `250ms`, `1.5s`.
   public static func format(_ duration: Duration) -> String {
-    let s = duration.components.seconds
-    if s == 0 { return "0s" }
+    let (s, atto) = duration.components
+    let nanos = atto / 1_000_000_000
+    if s == 0 && nanos == 0 { return "0s" }
+    if s == 0 && nanos % 1_000_000 == 0 { return "\(nanos / 1_000_000)ms" }
     var out = ""
     if s >= 3600 { out += "\(s / 3600)h" }
     if s % 3600 >= 60 { out += "\(s % 3600 / 60)m" }
-    if s % 60 != 0 { out += "\(s % 60)s" }
+    if s % 60 != 0 || nanos != 0 {
+      out += "\(s % 60)"
+      if nanos != 0 {
+        var fraction = pad(Int(nanos), 9)
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        out += "." + fraction
+      }
+      out += "s"
+    }
     return out
   }
 }

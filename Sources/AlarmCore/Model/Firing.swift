@@ -61,4 +61,21 @@ public protocol FiringSource: Sendable {
   func firings(after: Instant, through: Instant, marks: ScheduleMarks) -> [Firing]
   /// The first firing strictly after `instant`, if any alarm will ever ring again.
   func next(after instant: Instant, marks: ScheduleMarks) -> Firing?
+  /// The first firing of one alarm strictly after `instant` (for `skip`).
+  /// The default walks `next(after:marks:)`; a schedule can do better.
+  func next(of alarmID: String, after instant: Instant, marks: ScheduleMarks) -> Firing?
+}
+
+extension FiringSource {
+  public func next(of alarmID: String, after instant: Instant, marks: ScheduleMarks) -> Firing? {
+    var t = instant
+    // Bounded: 10,000 instants of other alarms first is beyond any real config.
+    for _ in 0..<10_000 {
+      guard let f = next(after: t, marks: marks) else { return nil }
+      let same = firings(after: f.at - .seconds(1), through: f.at, marks: marks)
+      if let mine = same.first(where: { $0.alarmID == alarmID }) { return mine }
+      t = f.at
+    }
+    return nil
+  }
 }

@@ -4,4 +4,5 @@
  * One header per subsystem, each owned by the code that uses it. */
 #include "cshim_event.h"
 #include "cshim_input.h"
+#include "cshim_audio.h"
 #endif

@@ -42,6 +42,22 @@ struct Arguments {
     return found
   }
 
+  /// Removes every `--name VALUE` / `--name=VALUE`; all values in order (repeatable options).
+  mutating func options(_ name: String) throws(UsageError) -> [String] {
+    var values: [String] = []
+    while let i = remaining.firstIndex(where: { $0 == name || $0.hasPrefix(name + "=") }) {
+      if remaining[i] == name {
+        guard i + 1 < remaining.count else { throw UsageError("\(name) needs a value") }
+        values.append(remaining[i + 1])
+        remaining.removeSubrange(i...(i + 1))
+      } else {
+        values.append(String(remaining[i].dropFirst(name.count + 1)))
+        remaining.remove(at: i)
+      }
+    }
+    return values
+  }
+
   /// An integer option within `range`.
   mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
     guard let text = try option(name) else { return nil }

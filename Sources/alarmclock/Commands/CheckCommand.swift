@@ -1,12 +1,15 @@
-/// `alarmclock check`: validates the config file. (Placeholder until the config decoder lands.)
+import AlarmCore
+
+/// `alarmclock check`: validates the config file.
 struct CheckCommand: Command {
   static let name = "check"
   static let summary = "validate the config file"
   static let help = """
     usage: alarmclock check [--config PATH]
 
-    Validates the config. Exit 0 and a one-line summary when it is valid;
-    exit 1 and every error as path:line:col: message when not.
+    Validates the config (default: $ALARMCLOCK_CONFIG, else /etc/alarmclock/alarms.toml).
+    Exit 0 and a one-line summary when it is valid; exit 1 and every error as
+    path:line:col: message when not. Warnings are printed either way.
     """
   var configPath: String?
 
@@ -14,5 +17,24 @@ struct CheckCommand: Command {
     configPath = try arguments.option("--config")
   }
 
-  func run() -> Int32 { ExitCode.ok }
+  func run() -> Int32 {
+    let env = processEnvironment()
+    let path = ConfigFile.path(configPath, environment: env)
+    let now = currentInstant()
+    let today = ZoneToday.date(now, env: env)
+    switch ConfigFile.load(path, environment: env, today: today) {
+    case .failure(let reason):
+      printError(reason.description)
+      return ExitCode.failure
+    case .success(let loaded):
+      for m in loaded.messages { printError(m) }
+      guard loaded.config != nil else {
+        let errors = loaded.messages.count - loaded.result.warnings.count
+        printError("\(path): \(errors) error\(errors == 1 ? "" : "s")")
+        return ExitCode.failure
+      }
+      printOut(loaded.result.summary)
+      return ExitCode.ok
+    }
+  }
 }

@@ -1,0 +1,305 @@
+import TOML
+
+/// The settings `[defaults]` and `[[alarm]]` share: sound, volume, ramp, snooze, ring_for.
+enum DefaultsDecoder {
+  static let keys = ["sound", "volume", "ramp", "snooze", "ring_for"]
+  static let rampRange = Duration.zero...Duration.seconds(3600)
+  static let snoozeRange = Duration.seconds(1)...Duration.seconds(3600)
+  static let ringForRange = Duration.seconds(1)...Duration.seconds(12 * 3600)
+  /// What `snooze = true` means when nothing else gives a length.
+  static let standardSnooze = Duration.seconds(9 * 60)
+
+  static func decode(_ r: TableReader) -> AlarmDefaults {
+    var d = AlarmDefaults()
+    apply(r, to: &d, inherited: AlarmDefaults())
+    return d
+  }
+
+  /// Overrides the fields of `d` that `r` sets. `snooze = true` takes the inherited
+  /// length (or 9 minutes when the inherited snooze is off).
+  static func apply(_ r: TableReader, to d: inout AlarmDefaults, inherited: AlarmDefaults) {
+    if let sound = r.string("sound") { d.sound = sound }
+    if let volume = r.integer("volume", in: 0...100) {
+      d.volume = Int(volume)
+      if volume == 0, let entry = r.table.entry("volume") {
+        r.state.warning(entry.node.range.start, "'volume' is 0: the alarm will ring silently")
+      }
+    }
+    if let ramp = r.duration("ramp", in: rampRange, wholeSeconds: false) { d.ramp = ramp }
+    if let entry = r.entry("snooze") {
+      switch entry.node.value {
+      case .boolean(false): d.snooze = nil
+      case .boolean(true): d.snooze = inherited.snooze ?? standardSnooze
+      case .string("0s"):
+        r.mismatch(
+          entry, "between 1s and 1h", actual: "0s (write snooze = false to turn snooze off)")
+      case .string:
+        if let v = r.duration(entry, in: snoozeRange) { d.snooze = v }
+      default:
+        r.mismatch(entry, "a duration like \"9m\", or true or false")
+      }
+    }
+    if let ringFor = r.duration("ring_for", in: ringForRange) { d.ringFor = ringFor }
+    if d.ramp > d.ringFor, let entry = r.table.entry("ramp") ?? r.table.entry("ring_for") {
+      r.state.warning(
+        entry.node.range.start,
+        "'ramp' (\(DurationText.format(d.ramp))) is longer than 'ring_for' "
+          + "(\(DurationText.format(d.ringFor))): the alarm stops before it is at full volume")
+    }
+  }
+}
+
+/// `[[alarm]]` tables: every key checked, ids given or derived, duplicates found.
+enum AlarmDecoder {
+  static let keys =
+    ["id", "time", "days", "date", "label", "enabled", "skip"] + DefaultsDecoder.keys
+
+  private struct Draft {
+    var alarm: Alarm
+    var explicitID: (String, SourcePosition)?
+    var source: AlarmSource
+  }
+
+  static func decode(
+    _ tables: [(TableReader, AlarmSource)], defaults: AlarmDefaults, now: LocalDate?,
+    state: DecodeState
+  ) -> ([Alarm], [String: AlarmSource]) {
+    var drafts: [Draft] = []
+    var explicitIDs: [(String, SourcePosition)] = []  // of every alarm, valid or not
+    for (reader, source) in tables {
+      let id = explicitID(reader)
+      if let id { explicitIDs.append(id) }
+      if let draft = draft(reader, id: id, source: source, defaults: defaults, now: now) {
+        drafts.append(draft)
+      }
+    }
+
+    // Explicit ids first: all of them are taken before any id is derived.
+    var firstUse: [String: SourcePosition] = [:]
+    for (id, position) in explicitIDs {
+      if let first = firstUse[id] {
+        state.error(position, "duplicate id '\(id)' (first used at line \(first.line))")
+      } else {
+        firstUse[id] = position
+      }
+    }
+    var taken = Set(firstUse.keys)
+    let derivedIndices = drafts.indices.filter { drafts[$0].explicitID == nil }
+    let derived = AlarmID.derive(
+      bases: derivedIndices.map {
+        AlarmID.base(label: drafts[$0].alarm.label, time: drafts[$0].alarm.time)
+      },
+      taken: &taken)
+    for (i, id) in zip(derivedIndices, derived) { drafts[i].alarm.id = id }
+
+    var sources: [String: AlarmSource] = [:]
+    for draft in drafts where sources[draft.alarm.id] == nil {
+      sources[draft.alarm.id] = draft.source
+    }
+    return (drafts.map(\.alarm), sources)
+  }
+
+  /// The `id` written in the table, if it is a valid one (else it is reported).
+  private static func explicitID(_ r: TableReader) -> (String, SourcePosition)? {
+    if let entry = r.entry("id") {
+      if case .string(let id) = entry.node.value, AlarmID.isValid(id) {
+        return (id, entry.node.range.start)
+      } else {
+        let actual: String? = if case .string(let id) = entry.node.value { quoted(id) } else { nil }
+        r.mismatch(
+          entry,
+          "lower-case letters, digits, '-' and '_', starting with a letter or digit "
+            + "(at most \(AlarmID.maxLength) characters)", actual: actual)
+      }
+    }
+    return nil
+  }
+
+  private static func draft(
+    _ r: TableReader, id explicitID: (String, SourcePosition)?, source: AlarmSource,
+    defaults: AlarmDefaults, now: LocalDate?
+  ) -> Draft? {
+    let errorsBefore = r.state.errorCount
+    let time = self.time(r)
+    let days = self.days(r)
+    let date = self.date(r, key: "date")
+    if date != nil, !(days ?? .never).isEmpty, let dateEntry = r.table.entry("date"),
+      let daysEntry = r.table.entry("days")
+    {
+      r.state.error(
+        dateEntry.node.range.start,
+        "'date' cannot be combined with 'days' (line \(daysEntry.keyRange.start.line)): "
+          + "an alarm with a date rings once on that day")
+    } else if let date, let now, date < now, let entry = r.table.entry("date") {
+      r.state.warning(
+        entry.node.range.start, "'date' \(date) is in the past: this alarm will not ring")
+    }
+    var label = r.string("label", nonEmpty: false)
+    if let text = label, text.contains(where: \.isNewline), let entry = r.table.entry("label") {
+      r.state.error(entry.node.range.start, "'label' must be one line")
+      label = nil
+    }
+    let enabled = r.bool("enabled") ?? true
+    let skip = self.skip(r)
+    var settings = defaults
+    DefaultsDecoder.apply(r, to: &settings, inherited: defaults)
+
+    guard let time else {
+      if r.table.entry("time") == nil {
+        r.state.error(r.anchor, "this [[alarm]] has no 'time' (e.g. time = \"06:45\")")
+      }
+      return nil
+    }
+    guard r.state.errorCount == errorsBefore else {
+      return nil
+    }
+    let alarm = Alarm(
+      id: explicitID?.0 ?? "", time: time, days: days ?? .never, date: date,
+      label: label?.isEmpty == true ? nil : label, defaults: settings, enabled: enabled,
+      skip: skip)
+    return Draft(alarm: alarm, explicitID: explicitID, source: source)
+  }
+
+  private static func time(_ r: TableReader) -> LocalTime? {
+    guard let entry = r.entry("time") else { return nil }
+    let expectation = "a time like \"06:45\" or \"06:45:30\""
+    switch entry.node.value {
+    case .string(let text):
+      if let t = parseTime(text) { return t }
+      r.mismatch(entry, expectation, actual: quoted(text))
+    case .localTime(let t):
+      guard t.nanosecond == 0 else {
+        r.mismatch(entry, "a whole number of seconds", actual: "a fraction of a second")
+        return nil
+      }
+      return LocalTime(hour: t.hour, minute: t.minute, second: t.second)
+    default:
+      r.mismatch(entry, expectation)
+    }
+    return nil
+  }
+
+  /// `HH:MM` or `HH:MM:SS`, ASCII digits only (no signs or spaces), a real time of day.
+  static func parseTime(_ text: String) -> LocalTime? {
+    let b = Array(text.utf8)
+    guard b.count == 5 || b.count == 8, b[2] == UInt8(ascii: ":"),
+      b.count == 5 || b[5] == UInt8(ascii: ":")
+    else { return nil }
+    func two(_ i: Int) -> Int? {
+      let (h, l) = (b[i], b[i + 1])
+      guard (48...57).contains(h), (48...57).contains(l) else { return nil }
+      return Int(h - 48) * 10 + Int(l - 48)
+    }
+    guard let hour = two(0), let minute = two(3) else { return nil }
+    let second = b.count == 8 ? two(6) : 0
+    guard let second else { return nil }
+    let time = LocalTime(hour: hour, minute: minute, second: second)
+    return time.isValid ? time : nil
+  }
+
+  private static let dayNames = ["daily", "weekdays", "weekends", "never"]
+  private static let dayKeys = Dictionary(
+    uniqueKeysWithValues: Weekday.allCases.map { ($0.key, $0) })
+
+  private static func weekday(_ text: String) -> Weekday? {
+    dayKeys[text] ?? Weekday(key: text)
+  }
+
+  private static func days(_ r: TableReader) -> DaySet? {
+    guard let entry = r.entry("days") else { return nil }
+    let expectation =
+      "\"daily\", \"weekdays\", \"weekends\", \"never\" or a list like [\"mon\", \"wed\"]"
+    switch entry.node.value {
+    case .string(let text):
+      switch text {
+      case "daily": return .daily
+      case "weekdays": return .weekdays
+      case "weekends": return .weekends
+      case "never": return .never
+      default:
+        if let day = Weekday(key: text) { return DaySet([day]) }
+        var message = "'days' must be \(expectation), not \(quoted(text))"
+        if let guess = Suggestion.closest(to: text, in: dayNames + Weekday.allCases.map(\.key)) {
+          message += "; did you mean \(quoted(guess))?"
+        }
+        r.state.error(entry.node.range.start, message)
+        return nil
+      }
+    case .array(let array):
+      var days: [Weekday] = []
+      var ok = true
+      for element in array.elements {
+        guard case .string(let text) = element.value, let day = weekday(text) else {
+          let actual: String =
+            if case .string(let text) = element.value { quoted(text) } else {
+              element.value.kindDescription
+            }
+          r.state.error(
+            element.range.start,
+            "'days' entries must be weekday names \"mon\" to \"sun\", not \(actual)")
+          ok = false
+          continue
+        }
+        if days.contains(day) {
+          r.state.warning(element.range.start, "'days' lists \(quoted(day.key)) twice")
+        }
+        days.append(day)
+      }
+      return ok ? DaySet(days) : nil
+    default:
+      r.mismatch(entry, expectation)
+      return nil
+    }
+  }
+
+  /// A local date, or a `YYYY-MM-DD` string.
+  private static func date(_ r: TableReader, key: String) -> LocalDate? {
+    guard let entry = r.entry(key) else { return nil }
+    return date(entry.node, key: key, r)
+  }
+
+  private static func date(_ node: TOMLNode, key: String, _ r: TableReader) -> LocalDate? {
+    let expectation = "a date like 2027-03-28"
+    let what = key == "skip" ? "'skip' entries" : "'\(key)'"
+    let which = key == "skip" ? "'skip' date" : "'\(key)'"
+    switch node.value {
+    case .localDate(let d):
+      let date = LocalDate(year: d.year, month: d.month, day: d.day)
+      if date.isValid { return date }
+      r.state.error(node.range.start, "\(which) \(date) does not exist")
+    case .string(let text):
+      if let date = LocalDate(iso: text) { return date }
+      let parts = text.split(separator: "-")
+      if parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }) {
+        r.state.error(node.range.start, "\(which) \(text) does not exist")
+      } else {
+        r.state.error(node.range.start, "\(what) must be \(expectation), not \(quoted(text))")
+      }
+    case .localDateTime, .offsetDateTime:
+      r.state.error(
+        node.range.start,
+        "\(what) must be \(expectation), not \(node.value.kindDescription) "
+          + "(the time goes in 'time')")
+    default:
+      r.state.error(
+        node.range.start, "\(what) must be \(expectation), not \(node.value.kindDescription)")
+    }
+    return nil
+  }
+
+  private static func skip(_ r: TableReader) -> Set<LocalDate> {
+    guard let entry = r.entry("skip") else { return [] }
+    guard case .array(let array) = entry.node.value else {
+      r.mismatch(entry, "a list of dates like [2027-12-25, 2028-01-01]")
+      return []
+    }
+    var out: Set<LocalDate> = []
+    for element in array.elements {
+      guard let date = date(element, key: "skip", r) else { continue }
+      if !out.insert(date).inserted {
+        r.state.warning(element.range.start, "'skip' lists \(date) twice")
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,207 @@
+import TOML
+
+/// Turns config text into a validated `Config`, reporting every problem of the file
+/// at its `line:col` (not only the first). Pure: no file access, no clock.
+public enum ConfigDecoder {
+  /// Parses and decodes `text`. `path` names the file in messages and anchors
+  /// relative paths in `[settings]`. With `now` (today's local date), a one-off
+  /// `date` in the past is warned about; without it that check is skipped.
+  public static func decode(_ text: String, path: String, now: LocalDate? = nil) -> ConfigResult {
+    let document: TOMLDocument
+    do {
+      document = try TOMLParser.parse(text)
+    } catch {
+      return ConfigResult(
+        path: path, config: nil,
+        diagnostics: [Diagnostic(.error, at: error.position, error.message)])
+    }
+    return decode(document, path: path, now: now)
+  }
+
+  /// Decodes an already parsed document (the config editor re-validates with this).
+  public static func decode(_ document: TOMLDocument, path: String, now: LocalDate? = nil)
+    -> ConfigResult
+  {
+    let state = DecodeState()
+    let root = TableReader(
+      document.root, section: "",
+      anchor: SourcePosition(line: 1, column: 1, offset: 0), known: topLevelKeys, state: state)
+    let base = directory(of: path)
+
+    let defaults =
+      sectionTable(root, "defaults").map { DefaultsDecoder.decode($0) } ?? AlarmDefaults()
+    let settings =
+      sectionTable(root, "settings").map { decodeSettings($0, base: base) } ?? Settings()
+    let audio = sectionTable(root, "audio").map(decodeAudio) ?? AudioConfig()
+    let hooks = sectionTable(root, "hooks").map(HooksDecoder.decode) ?? HooksConfig()
+    let hasIdleHook = hooks.commands[.idlePress] != nil
+    let buttons = sectionTables(root, "button", allowSingle: true).map {
+      InputDecoder.button($0, hasIdleHook: hasIdleHook)
+    }
+    let inputs = sectionTables(root, "input", allowSingle: false).map {
+      InputDecoder.input($0, hasIdleHook: hasIdleHook)
+    }
+    let (alarms, sources) = AlarmDecoder.decode(
+      alarmTables(root, document: document), defaults: defaults, now: now, state: state)
+
+    let diagnostics = state.diagnostics.enumerated().sorted {
+      ($0.element.position.offset, $0.offset) < ($1.element.position.offset, $1.offset)
+    }.map(\.element)
+    let hasErrors = diagnostics.contains { $0.severity == .error }
+    let config = Config(
+      defaults: defaults, settings: settings, audio: audio,
+      buttons: buttons.compactMap { $0 }, inputs: inputs.compactMap { $0 }, hooks: hooks,
+      alarms: alarms, alarmSources: sources, positions: SourcePositions(document.root))
+    return ConfigResult(path: path, config: hasErrors ? nil : config, diagnostics: diagnostics)
+  }
+
+  static let topLevelKeys = ["defaults", "settings", "audio", "button", "input", "hooks", "alarm"]
+
+  /// A `[name]` table as a reader, or nil (reported) when `name` is not a table.
+  private static func sectionTable(_ root: TableReader, _ name: String) -> TableReader? {
+    guard let entry = root.entry(name) else { return nil }
+    guard case .table(let table) = entry.node.value else {
+      root.mismatch(entry, "a table ([\(name)])")
+      return nil
+    }
+    return reader(table, name: "[\(name)]", entry: entry, state: root.state)
+  }
+
+  /// The tables of `[[name]]` (or of one `[name]` when `allowSingle`), as readers.
+  private static func sectionTables(_ root: TableReader, _ name: String, allowSingle: Bool)
+    -> [TableReader]
+  {
+    guard let entry = root.entry(name) else { return [] }
+    switch entry.node.value {
+    case .table(let table) where allowSingle:
+      return [reader(table, name: "[\(name)]", entry: entry, state: root.state)]
+    case .array(let array):
+      var out: [TableReader] = []
+      for element in array.elements {
+        guard case .table(let table) = element.value else {
+          root.state.error(
+            element.range.start,
+            "'\(name)' entries must be tables ([[\(name)]]), not \(element.value.kindDescription)")
+          continue
+        }
+        out.append(
+          TableReader(
+            table, section: "[[\(name)]]",
+            anchor: table.headerRange?.start ?? element.range.start,
+            known: knownKeys[name] ?? [], state: root.state))
+      }
+      return out
+    default:
+      let form = allowSingle ? "a table ([\(name)] or [[\(name)]])" : "an array of tables"
+      root.mismatch(
+        entry, form, actual: "\(entry.node.value.kindDescription) (write [[\(name)]])")
+      return []
+    }
+  }
+
+  private static func alarmTables(_ root: TableReader, document: TOMLDocument)
+    -> [(TableReader, AlarmSource)]
+  {
+    let readers = sectionTables(root, "alarm", allowSingle: false)
+    var headerIndex: [Int: Int] = [:]  // header start offset -> index in document.headers
+    for (i, header) in document.headers.enumerated() { headerIndex[header.range.start.offset] = i }
+    return readers.map { reader in
+      let table = reader.table
+      guard let header = table.headerRange else {
+        // An inline table in `alarm = [{...}]`: its extent is the node's own range.
+        let start = reader.anchor
+        let end = table.entries.last.map { $0.node.range.end.offset } ?? start.offset
+        return (
+          reader,
+          AlarmSource(
+            header: nil, block: start.offset..<end, start: start,
+            hasExplicitID: table.entry("id") != nil)
+        )
+      }
+      let index = headerIndex[header.start.offset]
+      let lineStart = index.map { document.headers[$0].lineStart } ?? header.start
+      var end = document.byteCount
+      if let i = index, i + 1 < document.headers.count {
+        end = document.headers[i + 1].lineStart.offset
+      }
+      return (
+        reader,
+        AlarmSource(
+          header: header, block: lineStart.offset..<max(end, lineStart.offset), start: lineStart,
+          hasExplicitID: table.entry("id") != nil)
+      )
+    }
+  }
+
+  static let knownKeys: [String: [String]] = [
+    "defaults": DefaultsDecoder.keys,
+    "settings": ["timezone", "sound_dirs", "state_dir", "socket"],
+    "audio": ["device", "mixer", "mixer_device", "fallback_devices"],
+    "hooks": HooksDecoder.keys,
+    "button": InputDecoder.buttonKeys,
+    "input": InputDecoder.inputKeys,
+    "alarm": AlarmDecoder.keys,
+  ]
+
+  private static func reader(
+    _ table: TOMLTable, name: String, entry: TOMLEntry, state: DecodeState
+  ) -> TableReader {
+    TableReader(
+      table, section: name,
+      anchor: table.headerRange?.start ?? entry.keyRange.start,
+      known: knownKeys[entry.key] ?? [], state: state)
+  }
+
+  private static func decodeSettings(_ r: TableReader, base: String?) -> Settings {
+    var s = Settings()
+    if let zone = r.string("timezone") {
+      if isZoneName(zone) {
+        s.timezone = zone
+      } else if let entry = r.table.entry("timezone") {
+        r.mismatch(entry, "a time zone name like \"Europe/Berlin\"", actual: quoted(zone))
+      }
+    }
+    s.soundDirs =
+      r.stringList("sound_dirs", expectation: "a list of directories")?.map {
+        resolve($0, base: base)
+      } ?? []
+    s.stateDir = r.string("state_dir").map { resolve($0, base: base) }
+    s.socket = r.string("socket").map { resolve($0, base: base) }
+    return s
+  }
+
+  private static func decodeAudio(_ r: TableReader) -> AudioConfig {
+    var a = AudioConfig()
+    a.device = r.string("device") ?? a.device
+    a.mixer = r.string("mixer")
+    a.mixerDevice = r.string("mixer_device")
+    a.fallbackDevices =
+      r.stringList("fallback_devices", expectation: "a list of ALSA device names") ?? []
+    return a
+  }
+
+  /// IANA-style names: `UTC`, `Europe/Berlin`, `America/Argentina/Buenos_Aires`,
+  /// `Etc/GMT+5`. Whether the zone exists is checked by the caller against the system.
+  static func isZoneName(_ name: String) -> Bool {
+    let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+    return parts.allSatisfy { part in
+      !part.isEmpty && part != "." && part != ".."
+        && part.unicodeScalars.allSatisfy {
+          ($0.value >= 65 && $0.value <= 90) || ($0.value >= 97 && $0.value <= 122)
+            || ($0.value >= 48 && $0.value <= 57) || "_+-.".unicodeScalars.contains($0)
+        }
+    }
+  }
+
+  /// The directory part of `path` (`/etc/alarmclock`), nil when it has none.
+  static func directory(of path: String) -> String? {
+    guard let slash = path.lastIndex(of: "/") else { return nil }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// `path` made relative to the config file's directory, unless it is absolute.
+  static func resolve(_ path: String, base: String?) -> String {
+    guard !path.hasPrefix("/"), let base else { return path }
+    return base.hasSuffix("/") ? base + path : base + "/" + path
+  }
+}

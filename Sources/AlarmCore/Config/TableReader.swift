@@ -1,0 +1,206 @@
+import TOML
+
+/// What decoding collects as it goes: every diagnostic and the position of every value.
+final class DecodeState {
+  var diagnostics: [Diagnostic] = []
+  private(set) var errorCount = 0
+
+  func error(_ position: SourcePosition, _ message: String) {
+    diagnostics.append(Diagnostic(.error, at: position, message))
+    errorCount += 1
+  }
+
+  func warning(_ position: SourcePosition, _ message: String) {
+    diagnostics.append(Diagnostic(.warning, at: position, message))
+  }
+}
+
+/// Reads the keys of one table with typed accessors that report wrong types and
+/// values instead of failing, so one pass finds every problem of a file.
+struct TableReader {
+  let table: TOMLTable
+  /// How messages name the table: `[defaults]`, `[[alarm]]`; empty for the root.
+  let section: String
+  /// Where "missing key" errors point: the header, or the table's own position.
+  let anchor: SourcePosition
+  let state: DecodeState
+
+  /// Reports every key not in `known` (with a suggestion) right away.
+  init(
+    _ table: TOMLTable, section: String, anchor: SourcePosition,
+    known: [String], state: DecodeState
+  ) {
+    self.table = table
+    self.section = section
+    self.anchor = anchor
+    self.state = state
+    for entry in table.entries where !known.contains(entry.key) {
+      var message =
+        section.isEmpty
+        ? "unknown top-level key '\(entry.key)'" : "unknown key '\(entry.key)' in \(section)"
+      if let guess = Suggestion.closest(to: entry.key, in: known) {
+        message += "; did you mean '\(guess)'?"
+      }
+      state.error(entry.keyRange.start, message)
+    }
+  }
+
+  /// The entry for `key`.
+  func entry(_ key: String) -> TOMLEntry? { table.entry(key) }
+
+  /// Reports `'key' must be EXPECTATION, not ACTUAL` at the value.
+  func mismatch(_ entry: TOMLEntry, _ expectation: String, actual: String? = nil) {
+    let actual = actual ?? entry.node.value.kindDescription
+    state.error(entry.node.range.start, "'\(entry.key)' must be \(expectation), not \(actual)")
+  }
+
+  func string(_ key: String, nonEmpty: Bool = true, expectation: String = "a string")
+    -> String?
+  {
+    guard let entry = entry(key) else { return nil }
+    guard case .string(let text) = entry.node.value else {
+      mismatch(entry, expectation)
+      return nil
+    }
+    if nonEmpty && text.isEmpty {
+      state.error(entry.node.range.start, "'\(key)' must not be empty")
+      return nil
+    }
+    return text
+  }
+
+  func bool(_ key: String) -> Bool? {
+    guard let entry = entry(key) else { return nil }
+    guard case .boolean(let value) = entry.node.value else {
+      mismatch(entry, "true or false")
+      return nil
+    }
+    return value
+  }
+
+  func integer(_ key: String, in range: ClosedRange<Int64>) -> Int64? {
+    guard let entry = entry(key) else { return nil }
+    let expectation = "an integer from \(range.lowerBound) to \(range.upperBound)"
+    guard case .integer(let value) = entry.node.value else {
+      mismatch(entry, expectation)
+      return nil
+    }
+    guard range.contains(value) else {
+      mismatch(entry, expectation, actual: String(value))
+      return nil
+    }
+    return value
+  }
+
+  /// A list of non-empty strings. A single string is not a list (and is reported).
+  func stringList(_ key: String, expectation: String) -> [String]? {
+    guard let entry = entry(key) else { return nil }
+    guard case .array(let array) = entry.node.value else {
+      mismatch(entry, expectation)
+      return nil
+    }
+    var out: [String] = []
+    var ok = true
+    for element in array.elements {
+      guard case .string(let text) = element.value, !text.isEmpty else {
+        let actual =
+          element.value == .string("") ? "an empty string" : element.value.kindDescription
+        state.error(
+          element.range.start, "'\(key)' entries must be non-empty strings, not \(actual)")
+        ok = false
+        continue
+      }
+      out.append(text)
+    }
+    return ok ? out : nil
+  }
+
+  /// A duration string checked against `range`. `examples` shows the accepted form.
+  func duration(
+    _ key: String, in range: ClosedRange<Duration>, wholeSeconds: Bool = true,
+    examples: String = "\"30s\", \"9m\" or \"1h30m\""
+  ) -> Duration? {
+    guard let entry = entry(key) else { return nil }
+    return duration(entry, in: range, wholeSeconds: wholeSeconds, examples: examples)
+  }
+
+  func duration(
+    _ entry: TOMLEntry, in range: ClosedRange<Duration>, wholeSeconds: Bool = true,
+    examples: String = "\"30s\", \"9m\" or \"1h30m\""
+  ) -> Duration? {
+    let expectation = "a duration like \(examples)"
+    switch entry.node.value {
+    case .string(let text):
+      guard let value = DurationText.parse(text) else {
+        mismatch(entry, expectation, actual: quoted(text))
+        return nil
+      }
+      if wholeSeconds && value.components.attoseconds != 0 {
+        mismatch(entry, "a whole number of seconds", actual: text)
+        return nil
+      }
+      guard range.contains(value) else {
+        let bounds =
+          "between \(DurationText.format(range.lowerBound)) and "
+          + DurationText.format(range.upperBound)
+        mismatch(entry, bounds, actual: text)
+        return nil
+      }
+      return value
+    case .integer(let n):
+      mismatch(entry, expectation, actual: "the bare number \(n) (write \"\(n)s\" for seconds)")
+      return nil
+    default:
+      mismatch(entry, expectation)
+      return nil
+    }
+  }
+
+  /// One of `choices` (a string), with a suggestion when it is close to one.
+  func choice<T: RawRepresentable & CaseIterable>(_ key: String, of type: T.Type) -> T?
+  where T.RawValue == String {
+    guard let entry = entry(key) else { return nil }
+    let names = T.allCases.map(\.rawValue)
+    let expectation = listing(names.map(quoted))
+    guard case .string(let text) = entry.node.value else {
+      mismatch(entry, expectation)
+      return nil
+    }
+    guard let value = T(rawValue: text) else {
+      var message = "'\(key)' must be \(expectation), not \(quoted(text))"
+      if let guess = Suggestion.closest(to: text, in: names) {
+        message += "; did you mean \(quoted(guess))?"
+      }
+      state.error(entry.node.range.start, message)
+      return nil
+    }
+    return value
+  }
+}
+
+/// `"a", "b" or "c"`.
+func listing(_ items: [String]) -> String {
+  guard items.count > 1 else { return items.first ?? "" }
+  return items.dropLast().joined(separator: ", ") + " or " + items[items.count - 1]
+}
+
+/// A string as TOML would write it: `"06:45"`, with quotes and control characters escaped.
+func quoted(_ text: String) -> String {
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case "\t": out += "\\t"
+    default:
+      if scalar.value < 0x20 || scalar.value == 0x7F {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+  }
+  return out + "\""
+}

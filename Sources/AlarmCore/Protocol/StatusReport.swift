@@ -1,0 +1,130 @@
+/// The payloads of successful replies. Instants arrive preformatted (ISO 8601
+/// with the local offset, e.g. `2026-12-03T06:45:00+01:00`): the time-zone
+/// code formats them, this layer only carries them.
+
+/// The `status` reply.
+public struct StatusReport: Hashable, Sendable {
+  /// The service's version, e.g. `0.1.0`.
+  public var version: String
+  public var config: ConfigStatus
+  /// Whether the system clock is synchronised (NTP); nil when unknown
+  /// (no systemd-timesyncd).
+  public var clockSynchronized: Bool?
+  public var session: SessionStatus?
+  public var next: [UpcomingFiring]
+  /// Rung, missed and replaced alarms of the last 12 hours, oldest first.
+  public var history: [HistoryItem]
+  public var inputs: [InputStatus]
+
+  public init(
+    version: String, config: ConfigStatus, clockSynchronized: Bool?, session: SessionStatus?,
+    next: [UpcomingFiring], history: [HistoryItem], inputs: [InputStatus]
+  ) {
+    self.version = version
+    self.config = config
+    self.clockSynchronized = clockSynchronized
+    self.session = session
+    self.next = next
+    self.history = history
+    self.inputs = inputs
+  }
+}
+
+/// The config in force and whether the file on disk is valid.
+public struct ConfigStatus: Hashable, Sendable {
+  public var path: String
+  /// false: the file has errors; the last good config stays in force.
+  public var ok: Bool
+  /// `path:line:col: message`, one per error.
+  public var errors: [String]
+
+  public init(path: String, ok: Bool, errors: [String] = []) {
+    self.path = path
+    self.ok = ok
+    self.errors = errors
+  }
+}
+
+public struct SessionStatus: Hashable, Sendable {
+  public enum State: String, Hashable, Sendable {
+    case ringing, snoozed
+  }
+
+  public var id: String
+  public var label: String?
+  public var state: State
+  /// Ringing: when it silences itself; snoozed: when it rings again.
+  public var until: String
+  public var snoozes: Int
+
+  public init(id: String, label: String?, state: State, until: String, snoozes: Int) {
+    self.id = id
+    self.label = label
+    self.state = state
+    self.until = until
+    self.snoozes = snoozes
+  }
+}
+
+public struct UpcomingFiring: Hashable, Sendable {
+  public var id: String
+  public var label: String?
+  public var at: String
+
+  public init(id: String, label: String?, at: String) {
+    self.id = id
+    self.label = label
+    self.at = at
+  }
+}
+
+public struct HistoryItem: Hashable, Sendable {
+  public var kind: HistoryKind
+  public var id: String
+  public var label: String?
+  /// The occurrence concerned.
+  public var firing: String
+  /// When it happened.
+  public var at: String
+  /// For missed: how many earlier missed occurrences this one stands for too.
+  public var more: Int
+
+  public init(
+    kind: HistoryKind, id: String, label: String?, firing: String, at: String, more: Int = 0
+  ) {
+    self.kind = kind
+    self.id = id
+    self.label = label
+    self.firing = firing
+    self.at = at
+    self.more = more
+  }
+}
+
+/// An input source (GPIO button, evdev device, terminal) and whether it works.
+public struct InputStatus: Hashable, Sendable {
+  public var name: String
+  public var available: Bool
+  public var detail: String
+
+  public init(name: String, available: Bool, detail: String) {
+    self.name = name
+    self.available = available
+    self.detail = detail
+  }
+}
+
+/// `skip` and `unskip` replies.
+public struct SkipInfo: Hashable, Sendable {
+  public var id: String
+  /// skip: the local date skipped; unskip: nil.
+  public var date: String?
+  /// skip: the occurrence skipped; unskip: the next occurrence (nil if none).
+  public var at: String?
+
+  public init(id: String, date: String?, at: String?) {
+    self.id = id
+    self.date = date
+    self.at = at
+  }
+}

@@ -1,0 +1,174 @@
+/// The state file: JSON, keys sorted, indented, instants as Unix seconds.
+/// Decoding is strict: anything unexpected is an error the service reports
+/// when it moves the file aside, never a crash.
+///
+///     {
+///       "high_water": 1764655200,
+///       "history": [{"alarm": "work", "at": 1764655200, "firing": 1764655200,
+///                    "kind": "rung", "label": "Work", "more": 0}],
+///       "last_checked": 1764655200,
+///       "one_offs": {"nap": {"armed_at": 1764650000, "done_at": null,
+///                            "fingerprint": "14:30|-"}},
+///       "session": {"alarm": "work", "firing": 1764655200, "period_start": 1764655200,
+///                   "snooze_count": 0, "snooze_until": null, "started": 1764655200},
+///       "skip_next": {"gym": "2026-12-03"},
+///       "version": 1
+///     }
+
+/// Why a state file was rejected.
+public struct StateDecodeError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// Human-readable, e.g. `session.snooze_count: must be an integer from 0 to 100000`.
+  public var message: String
+  public var description: String { "state file rejected: \(message)" }
+}
+
+public enum StateCodec {
+  /// Files larger than this are rejected unread (the service writes far less).
+  public static let maxFileSize = 4 << 20
+  /// Instants accepted: the Unix epoch through the end of year 9999.
+  static let instantRange: ClosedRange<Int64> = 0...253_402_300_799
+  static let maxSnoozes: Int64 = 100_000
+  static let maxMarks = 100_000
+
+  /// The state as UTF-8 JSON, ending with a newline. Same state, same bytes.
+  public static func encode(_ state: ServiceState) -> [UInt8] {
+    Array((json(state).encoded(pretty: true) + "\n").utf8)
+  }
+
+  /// Reads a state file; throws `StateDecodeError` for anything malformed.
+  public static func decode(_ bytes: [UInt8]) throws(StateDecodeError) -> ServiceState {
+    guard bytes.count <= maxFileSize else {
+      throw StateDecodeError(message: "larger than \(maxFileSize) bytes")
+    }
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(bytes)
+    } catch {
+      throw StateDecodeError(message: error.description)
+    }
+    do {
+      return try state(from: value)
+    } catch {
+      throw StateDecodeError(message: error.description)
+    }
+  }
+
+  static func json(_ s: ServiceState) -> JSONValue {
+    func instant(_ i: Instant?) -> JSONValue { i.map { .int($0.seconds) } ?? .null }
+    var top: [String: JSONValue] = [
+      "version": .int(Int64(s.version)),
+      "last_checked": instant(s.lastChecked),
+      "high_water": instant(s.highWater),
+      "skip_next": .object(s.marks.skipNext.mapValues { .string($0.description) }),
+      "one_offs": .object(
+        s.marks.oneOffs.mapValues { m in
+          .object([
+            "armed_at": instant(m.armedAt), "done_at": instant(m.doneAt),
+            "fingerprint": .string(m.fingerprint),
+          ])
+        }),
+      "history": .array(
+        s.history.map { h in
+          .object([
+            "kind": .string(h.kind.rawValue), "alarm": .string(h.alarmID),
+            "label": h.label.map { .string($0) } ?? .null, "firing": instant(h.firing),
+            "at": instant(h.at), "more": .int(Int64(h.more)),
+          ])
+        }),
+    ]
+    top["session"] =
+      s.session.map { r in
+        .object([
+          "alarm": .string(r.alarmID), "firing": instant(r.firing),
+          "started": instant(r.started), "period_start": instant(r.periodStart),
+          "snooze_until": instant(r.snoozeUntil), "snooze_count": .int(Int64(r.snoozeCount)),
+        ])
+      } ?? .null
+    return .object(top)
+  }
+
+  static func state(from value: JSONValue) throws(JSONFieldError) -> ServiceState {
+    let top = try JSONFields(value, path: "", what: "a JSON object")
+    let version = try top.int("version", in: 0...Int64(Int32.max))
+    guard version == Int64(ServiceState.currentVersion) else {
+      throw top.fail(
+        "version",
+        "unsupported version \(version) (this build reads \(ServiceState.currentVersion))")
+    }
+    try top.onlyKnown([
+      "version", "last_checked", "high_water", "session", "skip_next", "one_offs", "history",
+    ])
+    var state = ServiceState()
+    state.lastChecked = try top.optionalInt("last_checked", in: instantRange).map(Instant.init)
+    state.highWater = try top.optionalInt("high_water", in: instantRange).map(Instant.init)
+
+    if let sv = top.optional("session") {
+      let s = try JSONFields(sv, path: "session")
+      try s.onlyKnown([
+        "alarm", "firing", "started", "period_start", "snooze_until", "snooze_count",
+      ])
+      state.session = RingSession(
+        alarmID: try alarmID(s, "alarm"),
+        firing: Instant(seconds: try s.int("firing", in: instantRange)),
+        started: Instant(seconds: try s.int("started", in: instantRange)),
+        periodStart: Instant(seconds: try s.int("period_start", in: instantRange)),
+        snoozeUntil: try s.optionalInt("snooze_until", in: instantRange).map(Instant.init),
+        snoozeCount: Int(try s.int("snooze_count", in: 0...maxSnoozes)))
+    }
+
+    for (id, v) in try top.object("skip_next", maxCount: maxMarks) {
+      let path = top.sub("skip_next")
+      guard isPlausibleAlarmID(id) else {
+        throw JSONFieldError(path: path, reason: "bad alarm id \(singleQuoted(id))")
+      }
+      let text = try JSONFields.string(v, maxLength: 10, path: "\(path).\(id)")
+      guard let date = LocalDate(iso: text) else {
+        throw JSONFieldError(path: "\(path).\(id)", reason: "must be a date YYYY-MM-DD")
+      }
+      state.marks.skipNext[id] = date
+    }
+
+    for (id, v) in try top.object("one_offs", maxCount: maxMarks) {
+      guard isPlausibleAlarmID(id) else {
+        throw JSONFieldError(path: top.sub("one_offs"), reason: "bad alarm id \(singleQuoted(id))")
+      }
+      let m = try JSONFields(v, path: "one_offs.\(id)")
+      try m.onlyKnown(["armed_at", "done_at", "fingerprint"])
+      state.marks.oneOffs[id] = OneOffMark(
+        armedAt: Instant(seconds: try m.int("armed_at", in: instantRange)),
+        doneAt: try m.optionalInt("done_at", in: instantRange).map(Instant.init),
+        fingerprint: try m.string("fingerprint", maxLength: 200))
+    }
+
+    for (n, v) in try top.array("history", maxCount: ServiceState.historyLimit).enumerated() {
+      let h = try JSONFields(v, path: "history[\(n)]")
+      try h.onlyKnown(["kind", "alarm", "label", "firing", "at", "more"])
+      let kindText = try h.string("kind", maxLength: 20)
+      guard let kind = HistoryKind(rawValue: kindText) else {
+        throw h.fail("kind", "unknown kind \(singleQuoted(kindText))")
+      }
+      state.history.append(
+        HistoryEntry(
+          kind: kind, alarmID: try alarmID(h, "alarm"), label: try h.optionalString("label"),
+          firing: Instant(seconds: try h.int("firing", in: instantRange)),
+          at: Instant(seconds: try h.int("at", in: instantRange)),
+          more: Int(try h.optionalInt("more", in: 0...Int64(Int32.max)) ?? 0)))
+    }
+    return state
+  }
+
+  private static func alarmID(_ f: JSONFields, _ key: String) throws(JSONFieldError) -> String {
+    let id = try f.string(key, maxLength: 256)
+    guard isPlausibleAlarmID(id) else { throw f.fail(key, "bad alarm id \(singleQuoted(id))") }
+    return id
+  }
+}
+
+/// `'text'` for messages, with control characters escaped and long text cut.
+func singleQuoted(_ text: String) -> String {
+  var out = ""
+  for s in text.unicodeScalars.prefix(80) {
+    out += s.properties.generalCategory == .control ? s.escaped(asASCII: true) : String(s)
+  }
+  return "'" + out + (text.unicodeScalars.count > 80 ? "..." : "") + "'"
+}

@@ -1,0 +1,140 @@
+import CALSA
+import CShim
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The ringer's thread: waits for commands, runs one ring session at a time.
+final class PlaybackLoop {
+  /// Attempts per device in a round, and the pause after each failed attempt.
+  static let attemptsPerDevice = 3
+  static let attemptBackoff: [Duration] = [.milliseconds(100), .milliseconds(200), .milliseconds(400)]
+  /// The pause between rounds over every device, doubling up to the last value.
+  static let roundBackoff: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(5)]
+
+  struct Prepared {
+    var request: RingRequest
+    var source: any AudioSource
+    var fallbackReason: SoundError?
+    var device: PCMDevice?
+    var deviceIndex: Int
+  }
+
+  let engine: RingerEngine
+  private var prepared: Prepared?
+
+  init(engine: RingerEngine) { self.engine = engine }
+
+  func run() {
+    while true {
+      let command = engine.control.withLock { c -> RingerEngine.Command? in
+        let cmd = c.command
+        c.command = nil
+        return cmd
+      }
+      if engine.control.withLock({ $0.shutdown }) { return }
+      switch command {
+      case .prepare(let request)?:
+        if prepared?.request != request { prepared = open(request, session: nil) }
+      case .start(let request, let deadline, let session)?:
+        let ready = prepared?.request == request ? prepared : nil
+        prepared = nil
+        let reason = RingSession(loop: self, request: request, session: session)
+          .run(deadline: deadline, prepared: ready)
+        engine.control.withLock { c in
+          if c.writer == session {
+            c.writer = 0
+            c.ringing = false
+          }
+        }
+        engine.log(.info, "audio: ring ended (\(reason))")
+        engine.events(.stopped(reason))
+      case nil:
+        var fds = [pollfd(fd: engine.wake.fd, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&fds, 1, -1)
+        engine.wake.drain()
+      }
+    }
+  }
+
+  /// Opens the source and, when `session` is nil (prepare), one attempt at each device.
+  func open(_ request: RingRequest, session: Int?) -> Prepared {
+    var reason: SoundError? = nil
+    var source: any AudioSource
+    let path = request.sound ?? engine.defaultSound
+    do throws(SoundError) {
+      guard let path else {
+        throw SoundError(file: SoundResolver.defaultSoundName, reason: .notFound(searched: []))
+      }
+      source = try SoundDecoder(path: path)
+    } catch {
+      reason = error
+      source = FallbackTone()
+    }
+    var result = Prepared(
+      request: request, source: source, fallbackReason: reason, device: nil, deviceIndex: 0)
+    if session == nil {
+      for (i, name) in request.devices.enumerated() {
+        do {
+          result.device = try PCMDevice(name: name, rate: source.sampleRate, channels: source.channels)
+          result.deviceIndex = i
+          break
+        } catch {
+          engine.log(.warning, "audio: prepare: \(error)")
+        }
+      }
+    }
+    return result
+  }
+
+  /// Sleeps up to `d`, waking early only when `session` may no longer write.
+  /// Returns false in that case.
+  func pause(_ d: Duration, session: Int) -> Bool {
+    let end = readClock(CLOCK_MONOTONIC) + d
+    while mayWrite(session) {
+      let left = end - readClock(CLOCK_MONOTONIC)
+      if left <= .zero { return true }
+      var fds = [pollfd(fd: engine.wake.fd, events: Int16(POLLIN), revents: 0)]
+      let ms = Int32(clamping: Int64(left.secondsDouble * 1000) + 1)
+      if poll(&fds, 1, ms) > 0 { engine.wake.drain() }
+    }
+    return false
+  }
+
+  /// Whether `session` is still the one allowed to sound.
+  func mayWrite(_ session: Int) -> Bool {
+    engine.control.withLock { c in c.writer == session && !c.shutdown }
+  }
+
+  /// Opens a device for the ring, retrying and falling back until one opens or the
+  /// session ends (nil). `giveUp` is a monotonic time (the end of `maxDuration`).
+  func openDevice(
+    _ request: RingRequest, rate: Int, channels: Int, session: Int, giveUp: Duration?
+  ) -> (PCMDevice, Int)? {
+    var round = 0
+    while true {
+      for (i, name) in request.devices.enumerated() {
+        for attempt in 0..<PlaybackLoop.attemptsPerDevice {
+          guard mayWrite(session) else { return nil }
+          if let giveUp, readClock(CLOCK_MONOTONIC) >= giveUp { return nil }
+          do {
+            let device = try PCMDevice(name: name, rate: rate, channels: channels)
+            return (device, i)
+          } catch {
+            engine.log(.error, "audio: \(error) (attempt \(attempt + 1))")
+            engine.events(.deviceFailed(error))
+          }
+          if attempt + 1 < PlaybackLoop.attemptsPerDevice {
+            _ = pause(PlaybackLoop.attemptBackoff[attempt], session: session)
+          }
+        }
+      }
+      engine.log(.error, "audio: no device could be opened: \(request.devices.joined(separator: ", "))")
+      if round == 0 { engine.events(.noDevice(devices: request.devices)) }
+      let wait = PlaybackLoop.roundBackoff[min(round, PlaybackLoop.roundBackoff.count - 1)]
+      round += 1
+      guard pause(wait, session: session) else { return nil }
+    }
+  }
+}

@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What to ring and how: everything the playback thread needs, already resolved.
+public struct RingRequest: Sendable, Equatable {
+  /// The resolved sound file, or nil for the bundled default sound.
+  public var sound: String?
+  /// Target volume, 0-100 % (perceptual law, see `Gain`).
+  public var volume: Int
+  /// Fade-in from -60 dB to the target volume over this long; `.zero` for none.
+  public var ramp: Duration
+  /// Loop until stopped (or `maxDuration`); otherwise play the sound once.
+  public var loop: Bool
+  /// Stop by itself after this much sound (an alarm's `ring_for`); nil for no limit.
+  public var maxDuration: Duration?
+  /// ALSA PCM names, primary first, then the fallbacks tried when it cannot be opened.
+  public var devices: [String]
+  /// A mixer control to unmute and set to `volume` during the ring, or nil.
+  public var mixer: MixerSetting?
+
+  public init(
+    sound: String?, volume: Int = 80, ramp: Duration = .seconds(30), loop: Bool = true,
+    maxDuration: Duration? = nil, devices: [String] = ["default"], mixer: MixerSetting? = nil
+  ) {
+    self.sound = sound
+    self.volume = volume
+    self.ramp = ramp
+    self.loop = loop
+    self.maxDuration = maxDuration
+    self.devices = devices.isEmpty ? ["default"] : devices
+    self.mixer = mixer
+  }
+}
+
+/// An ALSA simple mixer control taken over during a ring (`[audio] mixer`).
+public struct MixerSetting: Sendable, Equatable {
+  /// The control's name, e.g. "Master" or "PCM".
+  public var control: String
+  /// The control device, e.g. `hw:1`; nil to derive it from the PCM in use
+  /// (`plughw:1,0` -> `hw:1`, `pulse` -> `pulse`).
+  public var ctl: String?
+
+  public init(control: String, ctl: String? = nil) {
+    self.control = control
+    self.ctl = ctl
+  }
+}
+
+/// When a ring starts: an absolute time on the monotonic or the realtime clock.
+/// A realtime deadline follows clock changes (NTP setting the clock after boot).
+public struct RingDeadline: Sendable, Equatable {
+  public enum Clock: Sendable, Equatable {
+    /// CLOCK_MONOTONIC: time since boot, never jumps.
+    case monotonic
+    /// CLOCK_REALTIME: wall-clock time since the Unix epoch.
+    case realtime
+  }
+  public var clock: Clock
+  /// Time since the clock's epoch.
+  public var time: Duration
+
+  public init(clock: Clock, time: Duration) {
+    self.clock = clock
+    self.time = time
+  }
+
+  /// The current time on `clock`.
+  public static func now(_ clock: Clock) -> RingDeadline {
+    RingDeadline(clock: clock, time: readClock(clock == .monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME))
+  }
+
+  /// This deadline moved by `d`.
+  public static func + (a: RingDeadline, d: Duration) -> RingDeadline {
+    RingDeadline(clock: a.clock, time: a.time + d)
+  }
+}
+
+/// What happened during a ring, reported from the playback thread.
+public enum RingerEvent: Sendable, Equatable {
+  /// The first frame was handed to ALSA; `realtime` is CLOCK_REALTIME (since the Unix
+  /// epoch) read as the write returned.
+  case firstFrame(device: String, realtime: Duration)
+  /// The sound could not be decoded (at the start or mid-ring): the fallback tone rings.
+  case fallbackTone(SoundError)
+  /// A device could not be opened, or failed mid-ring.
+  case deviceFailed(AudioDeviceError)
+  /// Playing on `device`; `isFallback` when it is not the first one requested.
+  case deviceOpened(device: String, isFallback: Bool)
+  /// A device lost mid-ring is back (the same or another from the list).
+  case deviceReopened(device: String)
+  /// A full round over every device failed; the ringer keeps retrying with backoff
+  /// until `stop()` or `maxDuration`.
+  case noDevice(devices: [String])
+  /// The mixer control could not be taken over (the ring goes on without it).
+  case mixerFailed(AudioDeviceError)
+  /// The ring ended.
+  case stopped(StopReason)
+}
+
+/// Why a ring ended.
+public enum StopReason: Sendable, Equatable {
+  /// `stop()` was called.
+  case requested
+  /// A newer `start` took over.
+  case replaced
+  /// The sound was played once to its end (`loop` false).
+  case finished
+  /// `maxDuration` elapsed.
+  case maxDuration
+}
+
+func readClock(_ id: clockid_t) -> Duration {
+  var ts = timespec()
+  clock_gettime(id, &ts)
+  return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
+}
+
+extension Duration {
+  var secondsDouble: Double {
+    Double(components.seconds) + Double(components.attoseconds) / 1e18
+  }
+}

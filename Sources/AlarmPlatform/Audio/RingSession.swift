@@ -1,0 +1,260 @@
+import CALSA
+import CShim
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One ring on the playback thread: source, device, mixer, deadline, write loop.
+struct RingSession {
+  let loop: PlaybackLoop
+  let request: RingRequest
+  let session: Int
+  private var engine: RingerEngine { loop.engine }
+
+  init(loop: PlaybackLoop, request: RingRequest, session: Int) {
+    self.loop = loop
+    self.request = request
+    self.session = session
+  }
+
+  func run(deadline: RingDeadline?, prepared: PlaybackLoop.Prepared?) -> StopReason {
+    let ready = prepared ?? loop.open(request, session: session)
+    if let reason = ready.fallbackReason {
+      engine.log(.warning, "audio: \(reason); ringing the fallback tone")
+      engine.events(.fallbackTone(reason))
+    }
+    let giveUp = request.maxDuration.map { monotonicDeadline(deadline) + $0 }
+    var device: PCMDevice
+    var index: Int
+    if let d = ready.device {
+      (device, index) = (d, ready.deviceIndex)
+    } else {
+      guard
+        let opened = loop.openDevice(
+          request, rate: ready.source.sampleRate, channels: ready.source.channels,
+          session: session, giveUp: giveUp)
+      else { return endReason(giveUp) }
+      (device, index) = opened
+    }
+    engine.log(.info, "audio: playing on '\(device.name)' (\(device.rate) Hz, \(device.channels) ch)")
+    engine.events(.deviceOpened(device: device.name, isFallback: index > 0))
+    guard register(device) else { return endReason(giveUp) }
+
+    let mixer = takeOverMixer(device: device)
+    defer { mixer?.restore() }
+    // With a mixer the hardware carries the level; the samples go at full scale.
+    let volume = mixer == nil ? Gain.volume(request.volume) : 1
+    let renderer = Renderer(
+      source: ready.source, outputChannels: device.channels, outputRate: device.rate,
+      request: request, volume: volume,
+      onFallback: { [engine] error in
+        engine.log(.error, "audio: \(error); ringing the fallback tone")
+        engine.events(.fallbackTone(error))
+      })
+
+    var chunk = [Float](repeating: 0, count: device.bufferFrames * device.channels)
+    var pending = chunk.withUnsafeMutableBufferPointer {
+      // swift-format-ignore: a non-empty array has a base address
+      renderer.render(into: $0.baseAddress!, frames: device.bufferFrames)
+    }
+    var offset = 0
+    if let deadline, !waitUntil(deadline) {
+      unregister(device)
+      return endReason(giveUp)
+    }
+    var first = true
+    var ended = pending == 0
+    let ringEnd = request.maxDuration.map { readClock(CLOCK_MONOTONIC) + $0 }
+
+    while true {
+      if let ringEnd, readClock(CLOCK_MONOTONIC) >= ringEnd {
+        unregister(device)
+        return .maxDuration
+      }
+      if pending == 0 && !ended {
+        offset = 0
+        let frames = min(device.periodFrames, device.bufferFrames)
+        pending = chunk.withUnsafeMutableBufferPointer {
+          renderer.render(into: $0.baseAddress!, frames: frames)
+        }
+        ended = pending == 0
+      }
+      if ended {
+        return drainAndEnd(device)
+      }
+      let result = engine.control.withLock { c -> Int? in
+        guard c.writer == session, !c.shutdown else { return nil }
+        return chunk.withUnsafeBufferPointer {
+          device.write($0.baseAddress! + offset * device.channels, frames: pending)
+        }
+      }
+      guard let written = result else {
+        unregister(device)
+        return engine.control.withLock { c in
+          if case .start = c.command { return StopReason.replaced }
+          return .requested
+        }
+      }
+      if written > 0 {
+        if first {
+          first = false
+          engine.events(.firstFrame(device: device.name, realtime: readClock(CLOCK_REALTIME)))
+        }
+        offset += written
+        pending -= written
+        continue
+      }
+      if written == -Int(EAGAIN) {
+        guard waitForRoom(device, until: ringEnd) else { continue }
+        continue
+      }
+      if written == -Int(EPIPE) || written == -Int(ESTRPIPE) {
+        let r = engine.control.withLock { _ in device.recover(written) }
+        if r == 0 {
+          engine.log(written == -Int(EPIPE) ? .debug : .notice,
+            "audio: '\(device.name)': \(alsaText(written)), recovered")
+          continue
+        }
+        if r == -EAGAIN {  // still suspended
+          _ = loop.pause(.milliseconds(20), session: session)
+          continue
+        }
+      }
+      // Anything else: the device is gone (USB speaker unplugged) or broken. Reopen.
+      let error = AudioDeviceError(
+        device: device.name, call: "snd_pcm_writei", code: Int32(clamping: written),
+        message: alsaText(written))
+      engine.log(.error, "audio: \(error); reopening")
+      engine.events(.deviceFailed(error))
+      unregister(device)
+      guard
+        let (again, _) = loop.openDevice(
+          request, rate: device.rate, channels: device.channels, session: session,
+          giveUp: ringEnd)
+      else { return endReason(ringEnd) }
+      device = again
+      guard register(device) else { return endReason(ringEnd) }
+      engine.log(.notice, "audio: reopened '\(device.name)'")
+      engine.events(.deviceReopened(device: device.name))
+      renderer.outputChannels = device.channels
+      chunk = [Float](repeating: 0, count: device.bufferFrames * device.channels)
+      pending = 0
+    }
+  }
+
+  /// Lets what is queued play out (the sound ran to its end), then drops.
+  private func drainAndEnd(_ device: PCMDevice) -> StopReason {
+    let queued = engine.control.withLock { _ in device.delay() }
+    let ms = queued * 1000 / max(1, device.rate) + 30
+    let stillOurs = loop.pause(.milliseconds(ms), session: session)
+    unregister(device)
+    return stillOurs ? .finished : .requested
+  }
+
+  /// Polls the PCM and the eventfd until there is room to write, a command, or the end.
+  /// Returns false when woken for a command (the caller re-checks its session).
+  private func waitForRoom(_ device: PCMDevice, until end: Duration?) -> Bool {
+    var fds = device.pollDescriptors()
+    let pcmCount = fds.count
+    fds.append(pollfd(fd: engine.wake.fd, events: Int16(POLLIN), revents: 0))
+    var timeout: Int32 = 1000
+    if let end {
+      let left = end - readClock(CLOCK_MONOTONIC)
+      timeout = min(timeout, max(0, Int32(clamping: Int64(left.secondsDouble * 1000) + 1)))
+    }
+    let n = poll(&fds, nfds_t(fds.count), timeout)
+    if n <= 0 { return true }
+    if fds[pcmCount].revents != 0 {
+      engine.wake.drain()
+      return false
+    }
+    var pcmFDs = Array(fds.prefix(pcmCount))
+    let revents = engine.control.withLock { _ in device.revents(&pcmFDs) }
+    if revents & UInt16(POLLERR) != 0 {
+      // An xrun or suspend shows here; the next write reports it and recovers.
+      return true
+    }
+    return true
+  }
+
+  /// Sleeps until `deadline` on its clock (a timerfd, so realtime follows clock changes),
+  /// waking for commands. False when the ring was stopped meanwhile.
+  private func waitUntil(_ deadline: RingDeadline) -> Bool {
+    let clock = deadline.clock == .monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME
+    let tfd = timerfd_create(clock, Int32(TFD_CLOEXEC))
+    guard tfd >= 0 else {
+      engine.log(.warning, "audio: timerfd_create failed; starting at once")
+      return loop.mayWrite(session)
+    }
+    defer { close(tfd) }
+    var spec = itimerspec()
+    let parts = deadline.time.components
+    spec.it_value.tv_sec = Int(max(0, parts.seconds))
+    spec.it_value.tv_nsec = Int(parts.attoseconds / 1_000_000_000)
+    if spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0 { spec.it_value.tv_nsec = 1 }
+    timerfd_settime(tfd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    while true {
+      guard loop.mayWrite(session) else { return false }
+      var fds = [
+        pollfd(fd: tfd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: engine.wake.fd, events: Int16(POLLIN), revents: 0),
+      ]
+      if poll(&fds, 2, -1) < 0 && errno != EINTR { return loop.mayWrite(session) }
+      if fds[1].revents != 0 { engine.wake.drain() }
+      if fds[0].revents != 0 { return loop.mayWrite(session) }
+    }
+  }
+
+  /// Makes `device` the one `stop()` drops; false if the session ended meanwhile.
+  private func register(_ device: PCMDevice) -> Bool {
+    engine.control.withLock { c in
+      guard c.writer == session, !c.shutdown else { return false }
+      c.pcm = PCMHandle(raw: device.handle)
+      return true
+    }
+  }
+
+  /// Drops the device (if still ours) and forgets it.
+  private func unregister(_ device: PCMDevice) {
+    engine.control.withLock { c in
+      if c.pcm?.raw == device.handle {
+        c.pcm = nil
+      }
+      snd_pcm_drop(device.handle)
+    }
+  }
+
+  private func endReason(_ limit: Duration?) -> StopReason {
+    if let limit, readClock(CLOCK_MONOTONIC) >= limit { return .maxDuration }
+    return engine.control.withLock { c in
+      if case .start = c.command { return StopReason.replaced }
+      return .requested
+    }
+  }
+
+  private func takeOverMixer(device: PCMDevice) -> MixerControl? {
+    guard let setting = request.mixer else { return nil }
+    let ctl = setting.ctl ?? MixerControl.ctlName(forPCM: device.name)
+    do {
+      let mixer = try MixerControl(ctl: ctl, control: setting.control)
+      mixer.takeOver(percent: request.volume)
+      engine.log(.info, "audio: mixer '\(setting.control)' on '\(ctl)' set to \(request.volume) %")
+      return mixer
+    } catch {
+      engine.log(.warning, "audio: mixer: \(error); using software volume")
+      engine.events(.mixerFailed(error))
+      return nil
+    }
+  }
+
+  /// A deadline (or now) as a monotonic time, for `maxDuration`.
+  private func monotonicDeadline(_ deadline: RingDeadline?) -> Duration {
+    let now = readClock(CLOCK_MONOTONIC)
+    guard let deadline else { return now }
+    switch deadline.clock {
+    case .monotonic: return max(now, deadline.time)
+    case .realtime: return now + max(.zero, deadline.time - readClock(CLOCK_REALTIME))
+    }
+  }
+}

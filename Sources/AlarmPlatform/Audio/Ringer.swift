@@ -1,0 +1,160 @@
+import CALSA
+import CShim
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Rings alarms: one playback thread that decodes, fades in and writes to ALSA.
+///
+/// Calls return at once and may come from any thread; the work happens on the ringer's
+/// own thread, which sleeps in `poll` on the PCM's descriptors and an eventfd. `stop()`
+/// drops the PCM (`snd_pcm_drop`, not drain) from the calling thread, so the sound ends
+/// within milliseconds whatever the decoder is doing.
+///
+/// Never silent: an undecodable sound rings the fallback tone (`.fallbackTone`); a device
+/// that cannot be opened is retried with backoff, then the next device in the request's
+/// list is tried, round after round (`.deviceFailed`, `.noDevice`) until one opens or the
+/// ring is stopped; a device lost mid-ring is reopened and the ring goes on.
+public final class Ringer: Sendable {
+  private let engine: RingerEngine
+  private let thread: pthread_t
+
+  /// - Parameters:
+  ///   - defaultSound: the file rung when a request has no sound (nil: the fallback tone).
+  ///   - log: receives every failure and state change, from the playback thread.
+  ///   - events: receives `RingerEvent`s, from the playback thread; keep it short.
+  public init(
+    defaultSound: String?, log: @escaping AudioLog = { _, _ in },
+    events: @escaping @Sendable (RingerEvent) -> Void = { _ in }
+  ) {
+    engine = RingerEngine(defaultSound: defaultSound, log: log, events: events)
+    cshim_alsa_silence_errors()
+    let box = Unmanaged.passRetained(engine).toOpaque()
+    var tid = pthread_t()
+    let rc = pthread_create(
+      &tid, nil,
+      { arg in
+        // swift-format-ignore: pthread always passes the context given below
+        let engine = Unmanaged<RingerEngine>.fromOpaque(arg!).takeRetainedValue()
+        PlaybackLoop(engine: engine).run()
+        return nil
+      }, box)
+    if rc != 0 {
+      // Without a thread nothing can ring; run the loop when asked is not possible, so
+      // say so loudly. (pthread_create fails only when the system is out of resources.)
+      Unmanaged<RingerEngine>.fromOpaque(box).release()
+      log(.error, "audio: cannot start the playback thread: \(String(cString: strerror(rc)))")
+    }
+    thread = tid
+  }
+
+  deinit {
+    engine.control.withLock { c in
+      c.shutdown = true
+      c.writer = 0
+      if let pcm = c.pcm { snd_pcm_drop(pcm.raw) }
+    }
+    engine.wake.signal()
+    if thread != pthread_t() { pthread_join(thread, nil) }
+  }
+
+  /// Opens the sound and the device for `request` ahead of time, so that a `start` with
+  /// an equal request hands its first frame to ALSA within a few milliseconds of its
+  /// deadline. Call it a second or two before the alarm; a later `prepare` or `start`
+  /// with another request discards it.
+  public func prepare(_ request: RingRequest) {
+    engine.control.withLock { c in
+      if case .start = c.command { return }
+      c.command = .prepare(request)
+    }
+    engine.wake.signal()
+  }
+
+  /// Starts ringing `request` at `deadline` (nil: now). A ring already going is replaced
+  /// (its sound ends at once, `.stopped(.replaced)`).
+  public func start(_ request: RingRequest, at deadline: RingDeadline? = nil) {
+    engine.control.withLock { c in
+      let session = c.nextSession
+      c.nextSession += 1
+      c.command = .start(request, deadline, session)
+      c.writer = session
+      c.ringing = true
+      if let pcm = c.pcm { snd_pcm_drop(pcm.raw) }
+    }
+    engine.wake.signal()
+  }
+
+  /// Stops the ring: returns once the PCM is dropped (nothing more can sound). The
+  /// playback thread then restores the mixer and reports `.stopped(.requested)`.
+  public func stop() {
+    engine.control.withLock { c in
+      if case .start = c.command { c.command = nil }
+      c.writer = 0
+      c.ringing = false
+      if let pcm = c.pcm { snd_pcm_drop(pcm.raw) }
+    }
+    engine.wake.signal()
+  }
+
+  /// True from `start` until the ring ends (stop, replaced, finished, `maxDuration`).
+  public var isRinging: Bool { engine.control.withLock { $0.ringing } }
+}
+
+/// State shared between the callers and the playback thread.
+final class RingerEngine: Sendable {
+  enum Command {
+    case prepare(RingRequest)
+    case start(RingRequest, RingDeadline?, Int)
+  }
+
+  struct Control {
+    /// The latest command the thread has not taken yet.
+    var command: Command?
+    /// The only session allowed to write (0: none). PCM calls happen under this lock,
+    /// so after `stop()` changes it no sample can reach ALSA.
+    var writer = 0
+    /// The PCM the writing session has open, for `stop()` to drop.
+    var pcm: PCMHandle?
+    var ringing = false
+    var nextSession = 1
+    var shutdown = false
+  }
+
+  let control = Mutex(Control())
+  let wake = EventFD()
+  let defaultSound: String?
+  let log: AudioLog
+  let events: @Sendable (RingerEvent) -> Void
+
+  init(defaultSound: String?, log: @escaping AudioLog, events: @escaping @Sendable (RingerEvent) -> Void) {
+    self.defaultSound = defaultSound
+    self.log = log
+    self.events = events
+  }
+}
+
+/// A PCM pointer shared with `stop()`. Unchecked: every ALSA call on it happens under
+/// the engine's control lock, so no two threads use the PCM at once.
+struct PCMHandle: @unchecked Sendable, Equatable {
+  let raw: OpaquePointer
+}
+
+/// A non-blocking eventfd: any thread signals, the playback thread wakes.
+final class EventFD: Sendable {
+  let fd: Int32
+
+  init() { fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
+  deinit { if fd >= 0 { close(fd) } }
+
+  func signal() {
+    var one: UInt64 = 1
+    _ = write(fd, &one, 8)
+  }
+
+  func drain() {
+    var value: UInt64 = 0
+    _ = read(fd, &value, 8)
+  }
+}

@@ -1,0 +1,94 @@
+import CShim
+import Glibc
+
+/// An open evdev device (`/dev/input/eventN`): register `fd` with the event
+/// loop and feed an `EvdevEventReader` when it is readable.
+public final class EvdevDevice: Sendable {
+  public let path: String
+  public let fd: Int32
+  /// EVIOCGNAME, for log lines; the path's last component if unavailable.
+  public let name: String
+  /// The key codes the device reports (EVIOCGBIT(EV_KEY)); nil when the node
+  /// does not answer evdev ioctls (only a test FIFO does that).
+  public let keys: Set<UInt16>?
+  /// Whether EVIOCGRAB took the device for this service alone.
+  public let grabbed: Bool
+  /// Non-fatal problems to log (a failed grab, timestamps left on realtime).
+  public let warnings: [String]
+
+  /// Opens a device read-only and non-blocking, switches its timestamps to
+  /// CLOCK_MONOTONIC (the press logic's clock), and grabs it if asked.
+  /// Throws `.notAKeyDevice` for a device without keys.
+  public init(path: String, grab: Bool) throws(InputError) {
+    let fd = try InputSys.openDevice(path, group: "input")
+    var warnings: [String] = []
+    var clock = CLOCK_MONOTONIC
+    let (clockResult, clockErr) = withUnsafeMutablePointer(to: &clock) { p in
+      InputSys.retry { cshim_ioctl_ptr(fd, cshim_eviocsclockid(), p) }
+    }
+    if clockResult < 0 {
+      warnings.append(
+        "\(path): cannot switch event timestamps to the monotonic clock"
+          + " (\(String(cString: strerror(clockErr)))); long presses act on release only")
+    }
+    let keys = EvdevDevice.keyBits(fd)
+    if let keys, keys.isEmpty {
+      close(fd)
+      throw .notAKeyDevice(path)
+    }
+    var grabbed = false
+    if grab {
+      let (r, err) = InputSys.retry { cshim_ioctl_int(fd, cshim_eviocgrab(), 1) }
+      grabbed = r >= 0
+      if !grabbed {
+        warnings.append(
+          "\(path): EVIOCGRAB failed (\(String(cString: strerror(err)))); other programs"
+            + " also see its keys")
+      }
+    }
+    self.path = path
+    self.fd = fd
+    self.name = EvdevDevice.deviceName(fd) ?? String(path.split(separator: "/").last ?? "")
+    self.keys = keys
+    self.grabbed = grabbed
+    self.warnings = warnings
+  }
+
+  deinit { close(fd) }
+
+  /// Whether the device can report `code` (true when its keys are unknown).
+  public func supports(_ code: UInt16) -> Bool { keys?.contains(code) ?? true }
+
+  /// The keys held down now (EVIOCGKEY), to resynchronise after SYN_DROPPED.
+  public func pressedKeys() -> Set<UInt16>? {
+    EvdevDevice.bits(fd, request: cshim_eviocgkey)
+  }
+
+  static func deviceName(_ fd: Int32) -> String? {
+    var buf = [UInt8](repeating: 0, count: 256)
+    let (r, _) = buf.withUnsafeMutableBytes { raw in
+      InputSys.retry { cshim_ioctl_ptr(fd, cshim_eviocgname(UInt32(raw.count)), raw.baseAddress) }
+    }
+    guard r > 0 else { return nil }
+    return buf.cString(at: 0, count: buf.count)
+  }
+
+  /// EVIOCGBIT(EV_KEY): nil if the ioctl is unsupported, empty if no keys.
+  static func keyBits(_ fd: Int32) -> Set<UInt16>? {
+    bits(fd) { len in cshim_eviocgbit(UInt32(CSHIM_EV_KEY), len) }
+  }
+
+  private static func bits(_ fd: Int32, request: (UInt32) -> UInt) -> Set<UInt16>? {
+    let count = Int(CSHIM_KEY_MAX) / 8 + 1
+    var buf = [UInt8](repeating: 0, count: count)
+    let (r, _) = buf.withUnsafeMutableBytes { raw in
+      InputSys.retry { cshim_ioctl_ptr(fd, request(UInt32(count)), raw.baseAddress) }
+    }
+    guard r >= 0 else { return nil }
+    var set = Set<UInt16>()
+    for (i, byte) in buf.enumerated() where byte != 0 {
+      for bit in 0..<8 where byte & (1 << bit) != 0 { set.insert(UInt16(i * 8 + bit)) }
+    }
+    return set
+  }
+}

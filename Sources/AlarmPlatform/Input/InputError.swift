@@ -1,0 +1,93 @@
+import Glibc
+
+/// Why an input device (GPIO chip/line or evdev device) is unavailable. Each
+/// `description` is one log line naming the device and the fix.
+public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// No /dev/gpiochip* matches the configured path, name or label.
+  case chipNotFound(String, searched: String)
+  /// The node exists but does not answer GPIO_GET_CHIPINFO_IOCTL.
+  case notAGpioChip(String)
+  /// The chip has no line with that name, or the offset is past its last line.
+  case lineNotFound(chip: String, line: String, lines: UInt32)
+  /// EACCES/EPERM opening a device node; `group` is the group that owns such nodes.
+  case permissionDenied(device: String, group: String)
+  /// EBUSY requesting a GPIO line another consumer holds.
+  case lineBusy(chip: String, line: String, consumer: String)
+  /// An evdev device path that does not exist.
+  case deviceNotFound(String)
+  /// An evdev device without keys (e.g. a mouse or a sensor).
+  case notAKeyDevice(String)
+  /// Any other failing call, with errno.
+  case system(call: String, device: String, errno: Int32)
+
+  public var description: String {
+    switch self {
+    case .chipNotFound(let chip, let searched):
+      let how = chip == searched ? "" : " (searched \(searched) by name and label)"
+      return "GPIO chip '\(chip)' not found\(how);"
+        + " list chips with `gpiodetect` or `ls /dev/gpiochip*`"
+    case .notAGpioChip(let path):
+      return "\(path) is not a GPIO chip: name a /dev/gpiochipN node, a chip name"
+        + " (gpiochip0) or a chip label (pinctrl-rp1)"
+    case .lineNotFound(let chip, let line, let lines):
+      return "GPIO line '\(line)' not found on \(chip) (\(lines) lines);"
+        + " list line names with `gpioinfo`"
+    case .permissionDenied(let device, let group):
+      return "permission denied opening \(device): add the service user to group \(group)"
+        + " (e.g. `usermod -aG \(group) alarmclock`) and restart the service"
+    case .lineBusy(let chip, let line, let consumer):
+      let by = consumer.isEmpty ? "another consumer" : "'\(consumer)'"
+      return "GPIO line \(line) on \(chip) is busy (used by \(by)):"
+        + " stop that program or remove the overlay that claims the pin"
+    case .deviceNotFound(let path):
+      return "input device \(path) not found: check the path (`ls /dev/input/by-id`);"
+        + " it is picked up when it appears"
+    case .notAKeyDevice(let path):
+      return "input device \(path) reports no keys: pick a keyboard, remote or gpio-key"
+        + " device (`evtest` lists them)"
+    case .system(let call, let device, let errno):
+      return "\(call) on \(device) failed: \(String(cString: strerror(errno)))"
+    }
+  }
+}
+
+/// A minimal syscall helper (EINTR retry, errno capture) private to input
+/// until the shared one in System/ is merged.
+enum InputSys {
+  /// Runs `body` until it does not fail with EINTR; returns the result or -errno.
+  static func retry(_ body: () -> Int32) -> (Int32, Int32) {
+    while true {
+      let r = body()
+      if r >= 0 { return (r, 0) }
+      if errno != EINTR { return (r, errno) }
+    }
+  }
+
+  static func retryRead(_ fd: Int32, _ buf: UnsafeMutableRawBufferPointer) -> (Int, Int32) {
+    while true {
+      let n = Glibc.read(fd, buf.baseAddress, buf.count)
+      if n >= 0 { return (n, 0) }
+      if errno != EINTR { return (n, errno) }
+    }
+  }
+
+  /// Opens a device read-only, non-blocking and close-on-exec.
+  static func openDevice(_ path: String, group: String) throws(InputError) -> Int32 {
+    let (fd, err) = retry { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+    guard fd < 0 else { return fd }
+    throw openError(err, path: path, group: group)
+  }
+
+  static func openError(_ err: Int32, path: String, group: String) -> InputError {
+    switch err {
+    case EACCES, EPERM: return .permissionDenied(device: path, group: group)
+    case ENOENT, ENODEV, ENXIO: return .deviceNotFound(path)
+    default: return .system(call: "open", device: path, errno: err)
+    }
+  }
+
+  static func setNonBlocking(_ fd: Int32) {
+    let flags = fcntl(fd, F_GETFL)
+    if flags >= 0 && flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+  }
+}

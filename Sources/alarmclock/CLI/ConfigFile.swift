@@ -1,0 +1,105 @@
+import AlarmCore
+import AlarmPlatform
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The config as the offline commands see it: read, decoded, validated, and
+/// its time zone resolved, or the reasons it cannot be used.
+struct LoadedConfig {
+  var path: String
+  var result: ConfigResult
+  /// Set when the config decoded and its zone loaded.
+  var config: Config?
+  var zone: TimeZoneRules
+  /// Every diagnostic as `path:line:col: message` (and zone problems).
+  var messages: [String]
+}
+
+/// Why the config file could not be read at all, in one line.
+struct ConfigFileError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+enum ConfigFile {
+  /// Files larger than this are refused unread: a config is a few KB.
+  static let maxBytes = 16 << 20
+
+  /// `--config`, else `$ALARMCLOCK_CONFIG`, else the system path.
+  static func path(_ option: String?, environment: [String: String]) -> String {
+    option ?? environment["ALARMCLOCK_CONFIG"] ?? "/etc/alarmclock/alarms.toml"
+  }
+
+  /// Reads the file, or a one-line reason it could not be read.
+  static func read(_ path: String) -> Result<[UInt8], ConfigFileError> {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return .failure(ConfigFileError("\(path): cannot open: \(String(cString: strerror(errno)))")) }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0 else { return .failure(ConfigFileError("\(path): \(String(cString: strerror(errno)))")) }
+    guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(ConfigFileError("\(path): not a regular file")) }
+    guard st.st_size <= maxBytes else {
+      return .failure(ConfigFileError("\(path): too large (\(st.st_size) bytes; a config is at most 16 MiB)"))
+    }
+    var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
+    var used = 0
+    while true {
+      if used == bytes.count { bytes += [UInt8](repeating: 0, count: 4096) }
+      let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + used, $0.count - used) }
+      if n < 0 && errno == EINTR { continue }
+      if n < 0 { return .failure(ConfigFileError("\(path): cannot read: \(String(cString: strerror(errno)))")) }
+      if n == 0 { break }
+      used += n
+      if used > maxBytes { return .failure(ConfigFileError("\(path): too large (a config is at most 16 MiB)")) }
+    }
+    return .success(Array(bytes[0..<used]))
+  }
+
+  /// Reads, decodes and validates the config and resolves its time zone.
+  static func load(_ path: String, environment: [String: String], today: LocalDate?) -> Result<LoadedConfig, ConfigFileError> {
+    let bytes: [UInt8]
+    switch read(path) {
+    case .success(let b): bytes = b
+    case .failure(let reason): return .failure(reason)
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      return .failure(ConfigFileError("\(path): not UTF-8 text"))
+    }
+    let result = ConfigDecoder.decode(text, path: path, now: today)
+    var messages = result.formatted
+    var zone = ZoneLoader.system(environment: environment)
+    var config = result.config
+    if let name = config?.settings.timezone {
+      do {
+        zone = try ZoneLoader.load(identifier: name)
+      } catch {
+        let at = config?.positions["settings.timezone"].map { "\($0.line):\($0.column)" } ?? "1:1"
+        messages.append("\(path):\(at): unknown time zone '\(name)': \(error)")
+        config = nil
+      }
+    }
+    return .success(
+      LoadedConfig(path: path, result: result, config: config, zone: zone, messages: messages))
+  }
+}
+
+/// The process environment as a dictionary.
+func processEnvironment() -> [String: String] {
+  var env: [String: String] = [:]
+  var p = environ
+  while let entry = p.pointee {
+    let s = String(cString: entry)
+    if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+    p += 1
+  }
+  return env
+}
+
+/// The current instant from CLOCK_REALTIME.
+func currentInstant() -> Instant {
+  var ts = timespec()
+  clock_gettime(CLOCK_REALTIME, &ts)
+  return Instant(seconds: Int64(ts.tv_sec))
+}

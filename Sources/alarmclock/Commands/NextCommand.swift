@@ -1,0 +1,69 @@
+import AlarmCore
+
+/// `alarmclock next`: the upcoming firings, computed from the config alone.
+struct NextCommand: Command {
+  static let name = "next"
+  static let summary = "show the next alarms to ring"
+  static let help = """
+    usage: alarmclock next [--config PATH] [--from ISO-8601] [--count N] [--json]
+
+    Shows the next N firings (default 1) after an instant (default now), e.g.
+      Mon 06:45 Work (in 7 h 32 min)
+    --from takes 2027-03-28T06:00:00+02:00, a local 2027-03-28T06:00 or a date.
+    --json prints an array of {id, label, at, sound} with `at` in ISO 8601 with
+    its UTC offset. Read from the config only: skips made with `alarmclock skip`
+    are known to the running service (`alarmclock status`).
+    """
+  var configPath: String?
+  var from: String?
+  var count: Int
+  var json: Bool
+
+  init(arguments: inout Arguments) throws(UsageError) {
+    configPath = try arguments.option("--config")
+    from = try arguments.option("--from")
+    count = try arguments.intOption("--count", in: 1...10_000) ?? 1
+    json = arguments.flag("--json")
+  }
+
+  func run() -> Int32 {
+    let env = processEnvironment()
+    guard let loaded = OfflineConfig.load(configPath, env: env) else { return ExitCode.failure }
+    var start = currentInstant()
+    if let from {
+      guard let instant = ISO8601Text.parse(from, in: loaded.zone) else {
+        printError("alarmclock next: --from wants an ISO 8601 time such as 2027-03-28T06:45:00+02:00, not '\(from)'")
+        return ExitCode.usage
+      }
+      start = instant
+    }
+    let schedule = Schedule(alarms: loaded.config.alarms, zone: loaded.zone)
+    let firings = schedule.upcoming(after: start, limit: count, marks: ScheduleMarks())
+    let text = AlarmText(DisplayLocale(environment: env))
+    let byID = Dictionary(loaded.config.alarms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    if json {
+      let items = firings.map { f in
+        let alarm = byID[f.alarmID]
+        return JSONText.object([
+          ("id", JSONText.string(f.alarmID)),
+          ("label", JSONText.string(alarm.map(text.label) ?? "")),
+          ("at", JSONText.string(ISO8601Text.format(f.at, in: loaded.zone))),
+          ("time", JSONText.string(f.time.description)),
+          ("sound", alarm?.sound.map(JSONText.string) ?? "null"),
+        ])
+      }
+      printOut("[" + items.joined(separator: ",") + "]")
+      return ExitCode.ok
+    }
+    if firings.isEmpty {
+      printOut(text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘")
+      return ExitCode.ok
+    }
+    for f in firings {
+      let local = loaded.zone.local(at: f.at)
+      let label = byID[f.alarmID].map(text.label) ?? f.alarmID
+      printOut(text.firing(date: local.date, time: local.time, label: label, until: f.at - start))
+    }
+    return ExitCode.ok
+  }
+}

@@ -1,0 +1,219 @@
+import AlarmCore
+import AlarmPlatform
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `alarmclock play`: rings a sound exactly as an alarm would (same Ringer, fade-in and
+/// fallback tone), to test a speaker and a file.
+struct PlayCommand: Command {
+  static let name = "play"
+  static let summary = "play a sound as an alarm would (test a speaker and a file)"
+  static let help = """
+    usage: alarmclock play SOUND [--device NAME]... [--volume N] [--ramp DUR]
+                               [--seconds N] [--loop] [--mixer CONTROL] [--sound-dir DIR]...
+
+    Plays SOUND (a name in the sound directories, with or without extension, or a
+    path) through the same player the service uses: fade-in, volume, and the
+    fallback tone when the file cannot be decoded. Without --seconds or --loop it
+    plays the sound once; --seconds N rings (looping) for N seconds; --loop rings
+    until interrupted (Ctrl-C).
+
+      --device NAME     ALSA device (default "default"); repeat for fallbacks
+      --volume N        0-100 % (default 80)
+      --ramp DUR        fade-in time, e.g. 10s (default 0s)
+      --seconds N       ring for N seconds
+      --loop            loop until interrupted
+      --mixer CONTROL   unmute and set this mixer control during the ring
+      --sound-dir DIR   search DIR first (repeatable)
+
+    Exit 0 when played; 1 when no device can be opened (the message says why).
+    """
+
+  var sound: String
+  var devices: [String]
+  var volume: Int
+  var ramp: Duration
+  var seconds: Int?
+  var loop: Bool
+  var mixer: String?
+  var soundDirs: [String]
+  var benchStops: Int?
+
+  init(arguments: inout Arguments) throws(UsageError) {
+    devices = try arguments.options("--device")
+    soundDirs = try arguments.options("--sound-dir")
+    volume = try arguments.intOption("--volume", in: 0...100) ?? 80
+    if let text = try arguments.option("--ramp") {
+      guard let d = DurationText.parse(text) else {
+        throw UsageError("--ramp wants a duration like 10s or 1m30s, not '\(text)'")
+      }
+      ramp = d
+    } else {
+      ramp = .zero
+    }
+    seconds = try arguments.intOption("--seconds", in: 1...86_400)
+    loop = arguments.flag("--loop")
+    mixer = try arguments.option("--mixer")
+    // Hidden: `--bench-stop N` measures stop latency for bench/stop-latency.
+    benchStops = try arguments.intOption("--bench-stop", in: 1...10_000)
+    sound = try arguments.positional("SOUND")
+  }
+
+  func run() -> Int32 {
+    let resolver = SoundResolver(
+      directories: soundDirs + SoundResolver.defaultDirectories(executablePath: executablePath()))
+    var path: String? = nil
+    var problem: String? = nil
+    if access(sound, F_OK) == 0 {
+      path = sound
+    } else {
+      do { path = try resolver.resolve(sound) } catch { problem = "\(error)" }
+    }
+    let request = RingRequest(
+      sound: path, volume: volume, ramp: ramp, loop: loop || seconds != nil,
+      maxDuration: seconds.map { .seconds($0) },
+      devices: devices.isEmpty ? ["default"] : devices,
+      mixer: mixer.map { MixerSetting(control: $0) })
+    let player = Player()
+    let verbose = getenv("ALARMCLOCK_AUDIO_DEBUG") != nil
+    let ringer = Ringer(
+      defaultSound: nil,
+      log: { level, text in if level >= .warning || verbose { printError("alarmclock play: \(text)") } },
+      events: { player.handle($0) })
+    if let problem {
+      printError("alarmclock play: \(problem); playing the fallback tone")
+    }
+    if let n = benchStops { return benchStop(ringer, request, player, count: n) }
+    installInterrupt(player)
+    ringer.start(request)
+    while true {
+      switch player.wait() {
+      case .ended: return ExitCode.ok
+      case .noDevice:
+        ringer.stop()
+        printError("alarmclock play: no audio device could be opened (tried \(request.devices.joined(separator: ", ")))")
+        return ExitCode.failure
+      case .interrupted:
+        ringer.stop()
+        _ = player.wait()  // the .stopped that follows: the mixer is restored by then
+        return ExitCode.ok
+      case .progress: continue
+      }
+    }
+  }
+
+  /// Starts and stops `count` rings, timing each `stop()` (request to PCM dropped).
+  private func benchStop(_ ringer: Ringer, _ request: RingRequest, _ player: Player, count: Int)
+    -> Int32
+  {
+    var looping = request
+    looping.loop = true
+    looping.maxDuration = nil
+    var micros: [Double] = []
+    for i in 0..<count {
+      ringer.start(looping)
+      while true {
+        let r = player.wait()
+        if r == .noDevice {
+          ringer.stop()
+          printError("alarmclock play: no audio device could be opened")
+          return ExitCode.failure
+        }
+        if player.takeFirstFrame() { break }
+      }
+      var ts = timespec(tv_sec: 0, tv_nsec: 100_000_000 + (i % 5) * 37_000_000)
+      nanosleep(&ts, nil)
+      var a = timespec()
+      var b = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &a)
+      ringer.stop()
+      clock_gettime(CLOCK_MONOTONIC, &b)
+      micros.append(Double(b.tv_sec - a.tv_sec) * 1e6 + Double(b.tv_nsec - a.tv_nsec) / 1e3)
+      while player.wait() != .ended {}
+    }
+    micros.sort()
+    func pct(_ p: Double) -> Double { micros[min(micros.count - 1, Int(Double(micros.count) * p))] }
+    printOut("stops: \(micros.count)")
+    printOut("p50_us: \(Int(pct(0.50)))")
+    printOut("p99_us: \(Int(pct(0.99)))")
+    printOut("max_us: \(Int(micros.last ?? 0))")
+    return ExitCode.ok
+  }
+}
+
+/// What the main thread waits for: ring events turned into wake-ups through a pipe.
+private final class Player: Sendable {
+  enum Wake: Equatable { case progress, ended, noDevice, interrupted }
+  private let pipeFDs: (read: Int32, write: Int32)
+  private let state = Mutex<(queue: [Wake], firstFrame: Bool)>(([], false))
+
+  init() {
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    pipeFDs = (fds[0], fds[1])
+  }
+
+  var interruptFD: Int32 { pipeFDs.write }
+
+  func handle(_ event: RingerEvent) {
+    switch event {
+    case .fallbackTone(let error):
+      printError("alarmclock play: \(error); playing the fallback tone")
+    case .deviceOpened(let device, let isFallback):
+      if isFallback { printError("alarmclock play: playing on fallback device '\(device)'") }
+    case .firstFrame: state.withLock { $0.firstFrame = true }
+    case .noDevice: push(.noDevice)
+    case .stopped: push(.ended)
+    default: break
+    }
+    push(.progress)
+  }
+
+  func takeFirstFrame() -> Bool {
+    state.withLock { s in
+      defer { s.firstFrame = false }
+      return s.firstFrame
+    }
+  }
+
+  private func push(_ w: Wake) {
+    state.withLock { $0.queue.append(w) }
+    var byte: UInt8 = 1
+    _ = write(pipeFDs.write, &byte, 1)
+  }
+
+  func wait() -> Wake {
+    while true {
+      if let w = state.withLock({ s -> Wake? in s.queue.isEmpty ? nil : s.queue.removeFirst() }) {
+        return w
+      }
+      var byte: UInt8 = 0
+      let n = read(pipeFDs.read, &byte, 1)
+      if n == 1 && byte == 2 { return .interrupted }
+    }
+  }
+}
+
+/// The pipe SIGINT/SIGTERM write to. Set once before the handlers are installed and only
+/// read afterwards (by the handler), so the unsynchronized access is safe.
+nonisolated(unsafe) private var interruptPipe: Int32 = -1
+
+private func installInterrupt(_ player: Player) {
+  interruptPipe = player.interruptFD
+  let handler: @convention(c) (Int32) -> Void = { _ in
+    var byte: UInt8 = 2
+    _ = write(interruptPipe, &byte, 1)
+  }
+  signal(SIGINT, handler)
+  signal(SIGTERM, handler)
+}
+
+private func executablePath() -> String {
+  var buf = [CChar](repeating: 0, count: 4096)
+  let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+  guard n > 0 else { return CommandLine.arguments.first ?? "" }
+  return String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

@@ -1,0 +1,101 @@
+# bash completion for alarmclock(1). Installed as
+# PREFIX/share/bash-completion/completions/alarmclock. Kept in step with the
+# commands' --help texts (see alarmclock.1).
+
+# Alarm ids for ID arguments, from `alarmclock list --json` on the config in use.
+_alarmclock_ids() {
+  local config=$1 json
+  json=$(alarmclock list --json ${config:+--config "$config"} 2>/dev/null) || return 0
+  # Pull "id": "..." pairs out without depending on jq.
+  grep -o '"id" *: *"[^"]*"' <<<"$json" | sed 's/.*"\([^"]*\)"$/\1/'
+}
+
+_alarmclock() {
+  local cur prev words cword
+  if declare -F _init_completion >/dev/null; then
+    _init_completion || return
+  else
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD - 1]}
+    words=("${COMP_WORDS[@]}")
+    cword=$COMP_CWORD
+  fi
+
+  local commands="run check list next play status snooze stop skip unskip reload ring
+    add edit remove enable disable help"
+  if [ "$cword" -eq 1 ]; then
+    mapfile -t COMPREPLY < <(compgen -W "$commands --help" -- "$cur")
+    return
+  fi
+
+  local command=${words[1]} config='' i
+  for ((i = 2; i < cword; i++)); do
+    [ "${words[i]}" = --config ] && config=${words[i + 1]}
+  done
+
+  # Values of options.
+  case "$prev" in
+    --config)
+      mapfile -t COMPREPLY < <(compgen -f -X '!*.toml' -- "$cur")
+      mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
+      return ;;
+    --state-dir)
+      mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+      return ;;
+    --socket)
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      return ;;
+    --days)
+      mapfile -t COMPREPLY < <(compgen -W "daily weekdays weekends never mon tue wed thu
+        fri sat sun" -- "$cur")
+      return ;;
+    --device)
+      local devices
+      devices=$(aplay -L 2>/dev/null | grep -v '^[[:space:]]')
+      mapfile -t COMPREPLY < <(compgen -W "$devices" -- "$cur")
+      return ;;
+    --sound)
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+      return ;;
+    --from | --count | --volume | --ramp | --seconds | --label | --date)
+      return ;;
+  esac
+
+  local opts
+  case "$command" in
+    run) opts="--config --state-dir --socket" ;;
+    check) opts="--config" ;;
+    list) opts="--config --json" ;;
+    next) opts="--config --from --count --json" ;;
+    play) opts="--device --volume --ramp --seconds --loop" ;;
+    status) opts="--socket --json" ;;
+    snooze | stop | reload) opts="--socket" ;;
+    skip | unskip | ring) opts="--socket" ;;
+    add) opts="--config --days --label --sound --date" ;;
+    edit) opts="--config --days --label --sound --date" ;;
+    remove | enable | disable) opts="--config" ;;
+    *) return ;;
+  esac
+
+  if [[ "$cur" == -* ]]; then
+    mapfile -t COMPREPLY < <(compgen -W "$opts --help" -- "$cur")
+    return
+  fi
+  # Positional arguments.
+  local positional=0
+  for ((i = 2; i < cword; i++)); do
+    case "${words[i]}" in
+      --json | --loop | --help) ;;
+      -*) ((i++)) ;;
+      *) ((positional++)) ;;
+    esac
+  done
+  [ "$positional" -eq 0 ] || return
+  case "$command" in
+    skip | unskip | ring | edit | remove | enable | disable)
+      mapfile -t COMPREPLY < <(compgen -W "$(_alarmclock_ids "$config")" -- "$cur") ;;
+    play)
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;;
+  esac
+}
+complete -F _alarmclock alarmclock
