@@ -104,3 +104,16 @@ kbd_stop() {
   wait "$KBD_PID" 2>/dev/null
   KBD_PID=
 }
+
+# loopback_unplug: takes the Loopback card away the way a USB speaker unplug does
+# (driver unbind: snd_card_disconnect, open handles get -ENODEV), then unloads snd-aloop
+# once nothing holds it. rmmod alone refuses while a PCM is open ("in use").
+loopback_unplug() {
+  local dev
+  for dev in /sys/bus/platform/drivers/snd_aloop/snd_aloop.*; do
+    [ -e "$dev" ] && echo "$(basename "$dev")" >/sys/bus/platform/drivers/snd_aloop/unbind
+  done
+  wait_for 10 rmmod snd_aloop 2>/dev/null
+}
+# loopback_plug: loads snd-aloop again; the Loopback card comes back.
+loopback_plug() { insmod "$VM_MODS/snd-aloop.ko" && wait_for 5 grep -q Loopback /proc/asound/cards; }
