@@ -37,9 +37,10 @@ wait_for() {
 }
 
 # ---- ALSA ----
-# measure_wav FILE: prints "FREQ RMS" of the first channel (sox's rough frequency).
+# measure_wav FILE [SKIP_SECONDS]: prints "FREQ RMS" of the first channel (sox's rough
+# frequency, from zero crossings: a stretch of silence in the window lowers it).
 measure_wav() {
-  sox "$1" -n remix 1 stat 2>&1 |
+  sox "$1" -n trim "${2:-0}" remix 1 stat 2>&1 |
     awk '/Rough   frequency/ { f = $3 } /RMS     amplitude/ { r = $3 } END { print f + 0, r + 0 }'
 }
 # freq_near MEASURED EXPECTED: within 2 %.
@@ -117,3 +118,59 @@ loopback_unplug() {
 }
 # loopback_plug: loads snd-aloop again; the Loopback card comes back.
 loopback_plug() { insmod "$VM_MODS/snd-aloop.ko" && wait_for 5 grep -q Loopback /proc/asound/cards; }
+
+# ---- driving the service (CLI contract of issues 4 and 9, docs/protocol.md) ----
+SVC=/tmp/svc
+mkdir -p "$SVC/state"
+SVC_SOCK=$SVC/control.sock
+# at_time SECONDS: the UTC wall time SECONDS from now, for `time = "..."` with timezone UTC.
+at_time() { date -u -d "@$(($(date +%s) + $1))" +%H:%M:%S; }
+# tone FILE SECONDS [HZ]: a 48 kHz stereo sine, the sound the scenarios ring with.
+tone() { sox -n -r 48000 -c 2 -b 16 "$1" synth "$2" sine "${3:-440}" vol 0.5; }
+svc_config() { cat >"$SVC/alarms.toml"; }
+svc_start() {
+  "$ALARMCLOCK" run --config "$SVC/alarms.toml" --state-dir "$SVC/state" --socket "$SVC_SOCK" \
+    >>"$SVC/service.log" 2>&1 &
+  SVC_PID=$!
+  at_exit svc_stop
+  wait_for 30 svc_status_ok || { fail "service answers status"; return 1; }
+  log "service up (pid $SVC_PID)"
+}
+svc_stop() {
+  [ -n "${SVC_PID:-}" ] || return 0
+  kill -TERM "$SVC_PID" 2>/dev/null
+  wait "$SVC_PID" 2>/dev/null
+  SVC_PID=
+  echo "---- service log (tail)"
+  tail -n 40 "$SVC/service.log"
+}
+svc_status_ok() { "$ALARMCLOCK" status --json --socket "$SVC_SOCK" >/dev/null 2>&1; }
+svc_alive() { kill -0 "$SVC_PID" 2>/dev/null; }
+svc_cmd() { "$ALARMCLOCK" "$@" --socket "$SVC_SOCK"; }
+# svc_field PYTHON_EXPR: evaluates EXPR with d = the status JSON object.
+svc_field() {
+  "$ALARMCLOCK" status --json --socket "$SVC_SOCK" 2>/dev/null |
+    python3 -c 'import json, sys; d = json.load(sys.stdin); print(eval(sys.argv[1]))' "$1"
+}
+svc_state() { svc_field '(d.get("session") or {}).get("state", "none")' 2>/dev/null || echo "?"; }
+state_is() { [ "$(svc_state)" = "$1" ]; }
+# wait_state STATE SECONDS
+wait_state() { wait_for "$2" state_is "$1"; }
+
+# record SECONDS: captures the Loopback's capture side; sets REC_FREQ and REC_RMS.
+# plughw lets the capture follow whatever format the service opened the playback with.
+record() {
+  rm -f /tmp/rec.wav
+  arecord -q -D plughw:Loopback,1,0 -f S16_LE -r 48000 -c 2 \
+    -s "$(awk -v s="$1" 'BEGIN { printf "%d", s * 48000 }')" /tmp/rec.wav 2>/tmp/rec.err
+  read -r REC_FREQ REC_RMS < <(measure_wav /tmp/rec.wav 0.3)
+  log "recorded ${1}s: ${REC_FREQ:-?} Hz, RMS ${REC_RMS:-?} $(cat /tmp/rec.err)"
+}
+# hears HZ: 1.5 s recorded (the first 0.3 s not measured) is the tone at HZ, not silence.
+hears() { record 1.5 && freq_near "${REC_FREQ:-0}" "$1" && loud "${REC_RMS:-0}"; }
+silent() { record 1 && ! loud "${REC_RMS:-0}"; }
+# jump SECONDS: moves the wall clock by SECONDS (negative: back).
+jump() { date -s "@$(($(date +%s) + $1))" >/dev/null && log "clock moved by $1 s to $(date -u +%FT%TZ)"; }
+# svc_fresh: stops the service and forgets its state, for the next sub-case.
+svc_fresh() { svc_stop; rm -rf "$SVC/state"; mkdir -p "$SVC/state"; }
+history_count() { svc_field "len([h for h in d.get('history', []) if h['kind'] == '$1' and h['id'] == '$2'])"; }

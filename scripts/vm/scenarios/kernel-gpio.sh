@@ -6,7 +6,7 @@ source "$VM_LIB"
 pull=$(gpiosim_create vmfacts vm-facts GPIO17) || { fail "gpio-sim chip via configfs"; finish; }
 at_exit "gpiosim_remove vmfacts"
 log "simulator line: $pull"
-read -r chip offset < <("$VM_BIN/gpiotool" find vm-facts GPIO17)
+read -r chip offset _ < <("$VM_BIN/gpiotool" find vm-facts GPIO17)
 check "line GPIO17 found on the chip labelled vm-facts" test -c "${chip:-/nonexistent}"
 check "GPIO17 is offset 1" test "${offset:-}" = 1
 ls -l /dev/gpiochip*

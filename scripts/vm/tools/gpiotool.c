@@ -1,5 +1,5 @@
 /* gpiotool: the VM tier's view of a GPIO chip through the uAPI v2 character device.
- *   gpiotool find LABEL LINENAME       prints "/dev/gpiochipN OFFSET"
+ *   gpiotool find LABEL LINENAME       prints "/dev/gpiochipN OFFSET USED [CONSUMER]"
  *   gpiotool watch CHIP OFFSET MS [DEBOUNCE_US]
  *                                      requests the line as input with both edges and prints
  *                                      "rising|falling TIMESTAMP_NS SEQNO" per event for MS ms
@@ -36,7 +36,8 @@ static int find(const char *label, const char *line_name) {
       for (unsigned offset = 0; offset < chip.lines; offset++) {
         struct gpio_v2_line_info info = {.offset = offset};
         if (ioctl(fd, GPIO_V2_GET_LINEINFO_IOCTL, &info) == 0 && strcmp(info.name, line_name) == 0) {
-          printf("%s %u\n", path, offset);
+          printf("%s %u %d %s\n", path, offset, !!(info.flags & GPIO_V2_LINE_FLAG_USED),
+                 info.consumer);
           close(fd);
           closedir(dir);
           return 0;
