@@ -67,7 +67,7 @@ gpiosim_remove() {
 }
 
 # ---- the service ----
-ALARMCLOCK=$VM_REPO/.build/debug/alarmclock
+ALARMCLOCK=${VM_ALARMCLOCK:-$VM_REPO/.build/debug/alarmclock}
 # need_service FEATURE: skips the scenario unless the built binary has `run`.
 need_service() {
   [ -x "$ALARMCLOCK" ] || skip "service not built with $1 (no $ALARMCLOCK)"
