@@ -1,4 +1,5 @@
 # Shared settings of the VM tier's host-side scripts (sourced, not run).
+# shellcheck shell=bash disable=SC2034  # sourced: the variables are used by the sourcing scripts
 # Everything downloaded or built lives under $VM_CACHE so a second run skips it.
 set -euo pipefail
 

@@ -1,4 +1,5 @@
 # Helpers for the scenario scripts (sourced inside the VM, in the chroot).
+# shellcheck shell=bash
 # A scenario exits 0 (pass), 1 (fail) or 77 (skip, after printing "SKIP: reason").
 set -uo pipefail
 failures=0
@@ -75,14 +76,17 @@ need_service() {
 }
 
 # ---- background helpers ----
-# bg_start NAME COMMAND...: runs COMMAND with stdout/stderr in /tmp/NAME.out, killed at exit.
+# bg_start NAME COMMAND...: runs COMMAND with stdout/stderr in /tmp/NAME.out, killed at exit;
+# bg_wait NAME waits for it and returns its exit status.
+declare -A BG=()
 bg_start() {
   local name=$1
   shift
   "$@" >"/tmp/$name.out" 2>&1 &
-  eval "bg_$name=$!"
+  BG[$name]=$!
   at_exit "kill $! 2>/dev/null; wait $! 2>/dev/null"
 }
+bg_wait() { wait "${BG[$1]}"; }
 # bg_wait_line NAME SECONDS PATTERN: waits until /tmp/NAME.out has a line matching PATTERN.
 bg_wait_line() { wait_for "$2" grep -q -- "$3" "/tmp/$1.out"; }
 
@@ -96,6 +100,7 @@ kbd_start() {
   exec 7>/tmp/kbd.in
   at_exit "kbd_stop"
   wait_for 10 grep -q '^/dev/input/' /tmp/kbd.out || { cat /tmp/kbd.out; return 1; }
+  # shellcheck disable=SC2034  # for the scenario
   KBD_DEV=$(head -1 /tmp/kbd.out)
 }
 kbd_send() { echo "$*" >&7; }

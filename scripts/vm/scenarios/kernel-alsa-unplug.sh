@@ -2,6 +2,7 @@
 # Kernel facts, ALSA card removal: rmmod snd-aloop is refused while a PCM is open; a
 # driver unbind disconnects the card under a running aplay (which then fails), after
 # which the module unloads; loading it again brings the card back, playable.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 sox -n -r 48000 -c 2 -b 16 /tmp/long.wav synth 20 sine 440 vol 0.5
 aplay -q -D hw:Loopback,0,0 /tmp/long.wav 2>/tmp/aplay.err &

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Kernel facts, ALSA: what is played on hw:Loopback,0,0 is captured on hw:Loopback,1,0.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 sox -n -r 48000 -c 2 -b 16 /tmp/tone.wav synth 3 sine 440 vol 0.5
 arecord -q -D hw:Loopback,1,0 -f S16_LE -r 48000 -c 2 -d 3 /tmp/rec.wav &

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Kernel facts: the VM booted with everything the other scenarios rely on, and host
 # binaries run in the chroot.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 check "the Loopback card is there" grep -q Loopback /proc/asound/cards
 check "/dev/uinput exists" test -c /dev/uinput

@@ -3,6 +3,7 @@
 # card: what it plays on hw:Loopback,0,0 is captured at the sound's frequency, and a card
 # unplugged under it (driver unbind + rmmod) ends the play with exit 1 and a message, no
 # crash. Needs only `play`, so it runs before the service lands.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 [ -x "$ALARMCLOCK" ] || skip "alarmclock not built ($ALARMCLOCK)"
 "$ALARMCLOCK" --help 2>&1 | grep -qE '^ *play( |$)' || skip "alarmclock not built with play"
@@ -11,7 +12,7 @@ bg_start play "$ALARMCLOCK" play /tmp/tone.wav --device hw:Loopback,0,0 --volume
 sleep 1
 check "the capture side hears 660 Hz" wait_for 10 hears 660
 check "card taken away mid-ring" loopback_unplug
-wait "$bg_play"
+bg_wait play
 rc=$?
 log "play exited $rc: $(tail -3 /tmp/play.out | tr '\n' ' ')"
 check "play ends with a clear failure (exit 1), not a crash" test "$rc" = 1

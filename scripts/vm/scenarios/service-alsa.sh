@@ -3,6 +3,7 @@
 # records it at the sound's frequency; stop silences it. The card is taken away mid-ring
 # (driver unbind, then rmmod snd-aloop): the service survives and logs it, and the ring
 # is heard again once the module is loaded back.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 need_service "the ALSA ringer"
 tone /tmp/tone.wav 30

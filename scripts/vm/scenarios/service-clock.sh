@@ -3,6 +3,7 @@
 #  forward across an alarm, within its ring window (ring_for): it rings at once;
 #  forward past the whole window: recorded as missed, not rung;
 #  backward after it rang: the same occurrence does not ring a second time.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 need_service "the event loop"
 tone /tmp/tone.wav 30

@@ -3,6 +3,7 @@
 # on 2027-03-28, ten seconds before clocks jump to 03:00 CEST. An alarm at 03:00:05 rings
 # 15 s later (not an hour late), and one at 02:30, inside the gap, is due at 03:30 CEST
 # (RFC 5545: the offset before the gap).
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 need_service "the event loop"
 tone /tmp/tone.wav 30

@@ -2,6 +2,7 @@
 # Scenario 3, evdev: a uinput keyboard created after the service started is picked up
 # (hot-plug) and grabbed; its snooze key snoozes, its stop key stops; while grabbed, other
 # readers see none of its keys. Unplugged and plugged again, it is picked up again.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 need_service "evdev input"
 tone /tmp/tone.wav 30
@@ -38,7 +39,7 @@ bg_start spy "$VM_BIN/evtool" read "$KBD_DEV" 3000
 bg_wait_line spy 5 ready
 kbd_send press KEY_SPACE
 check "KEY_SPACE snoozes" wait_state snoozed 5
-wait "$bg_spy"
+bg_wait spy
 check "grabbed: another reader saw no keys" bash -c "! grep -q '^key' /tmp/spy.out"
 check "rings again after the snooze" wait_state ringing 15
 kbd_send press KEY_ENTER

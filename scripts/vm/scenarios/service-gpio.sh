@@ -4,6 +4,7 @@
 # ring, a hold past long_press stops it while the button is still held.
 # The button is wired to GND with the internal pull-up (active low): pressed = the
 # simulator's pull set to pull-down, released = pull-up.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 need_service "the GPIO button"
 pull=$(gpiosim_create svcbutton alarm-button GPIO17) || { fail "gpio-sim chip"; finish; }

@@ -3,6 +3,7 @@
 # then NTP (here `date -s`) sets the true time. The schedule must be recomputed at once
 # (a CLOCK_REALTIME timerfd with TFD_TIMER_CANCEL_ON_SET wakes the loop; no polling), the
 # alarm must ring at its true time, and the weeks-old occurrence must not ring.
+# shellcheck source=scripts/vm/scenario-lib.sh
 source "$VM_LIB"
 need_service "the event loop"
 tone /tmp/tone.wav 30
