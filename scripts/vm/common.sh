@@ -1,0 +1,44 @@
+# Shared settings of the VM tier's host-side scripts (sourced, not run).
+# shellcheck shell=bash disable=SC2034  # sourced: the variables are used by the sourcing scripts
+# Everything downloaded or built lives under $VM_CACHE so a second run skips it.
+set -euo pipefail
+
+VM_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+VM_CACHE=${VM_CACHE:-$VM_REPO/.build/vm-cache}
+VM_DEBS=$VM_CACHE/debs
+mkdir -p "$VM_CACHE" "$VM_DEBS"
+
+# Kernel modules the VM loads at boot, by name; their dependencies are added from modinfo.
+VM_MODULES=(virtio_pci 9pnet_virtio 9p configfs evdev uinput snd-aloop)
+
+vm_log() { printf 'vm: %s\n' "$*" >&2; }
+vm_die() { printf 'vm: error: %s\n' "$*" >&2; exit 1; }
+
+# The versioned kernel image package that linux-image-amd64 depends on, e.g.
+# linux-image-6.1.0-57-amd64. Read from the local apt lists; those are refreshed once if
+# they do not know the metapackage. Falls back to the newest kernel already in the cache
+# so a warm run works without apt lists.
+vm_kernel_package() {
+  local pkg
+  pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+    sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1)
+  if [ -z "$pkg" ] && [ -z "$(ls "$VM_CACHE"/kernel 2>/dev/null)" ]; then
+    vm_log "refreshing apt lists to find Debian's kernel package"
+    apt-get update -qq >&2 || true
+    pkg=$(apt-cache depends linux-image-amd64 2>/dev/null |
+      sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -1)
+  fi
+  if [ -z "$pkg" ]; then
+    local cached
+    cached=$(ls "$VM_CACHE"/kernel 2>/dev/null | sort -V | tail -1)
+    [ -n "$cached" ] || vm_die "cannot resolve linux-image-amd64 (apt lists missing?)"
+    pkg=linux-image-$cached
+  fi
+  printf '%s\n' "$pkg"
+}
+
+# KREL (e.g. 6.1.0-57-amd64) and the folder holding everything built for it.
+VM_KPKG=$(vm_kernel_package)
+VM_KREL=${VM_KPKG#linux-image-}
+VM_KDIR=$VM_CACHE/kernel/$VM_KREL
+VM_KSERIES=$(printf '%s' "$VM_KREL" | cut -d. -f1,2)

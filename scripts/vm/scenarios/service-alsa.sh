@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Scenario 1, the real ALSA path: an alarm rings on the Loopback card and the capture side
+# records it at the sound's frequency; stop silences it. The card is taken away mid-ring
+# (driver unbind, then rmmod snd-aloop): the service survives and logs it, and the ring
+# is heard again once the module is loaded back.
+# shellcheck source=scripts/vm/scenario-lib.sh
+source "$VM_LIB"
+need_service "the ALSA ringer"
+tone /tmp/tone.wav 30
+svc_config <<TOML
+[settings]
+timezone = "UTC"
+[audio]
+device = "hw:Loopback,0,0"
+[[alarm]]
+id = "wake"
+time = "$(at_time 6)"
+days = "daily"
+sound = "/tmp/tone.wav"
+ramp = "0s"
+volume = 100
+ring_for = "5m"
+TOML
+svc_start || finish
+check "it rings at its time" wait_state ringing 20
+check "the Loopback capture hears 440 Hz" wait_for 10 hears 440
+check "stop" svc_cmd stop
+check "the session is over" wait_state none 5
+check "and the card is silent" silent
+
+check "ring wake (by command)" svc_cmd ring wake
+check "ringing again" wait_state ringing 10
+check "heard again" wait_for 10 hears 440
+log "unplugging the Loopback card"
+check "card taken away and snd-aloop unloaded mid-ring" loopback_unplug
+sleep 2
+check "the service survives the removal" svc_alive
+check "the session still rings" state_is ringing
+check "the loss is logged" grep -qiE 'loopback|no such device|ENODEV|device' "$SVC/service.log"
+check "the card returns" loopback_plug
+check "the ring is heard once the card is back" wait_for 30 hears 440
+check "stop" svc_cmd stop
+check "silent after stop" wait_for 5 silent
+finish

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Scenario 4a-c, clock jumps with `date -s` under a running service:
+#  forward across an alarm, within its ring window (ring_for): it rings at once;
+#  forward past the whole window: recorded as missed, not rung;
+#  backward after it rang: the same occurrence does not ring a second time.
+# shellcheck source=scripts/vm/scenario-lib.sh
+source "$VM_LIB"
+need_service "the event loop"
+tone /tmp/tone.wav 30
+config() { # TIME RING_FOR
+  svc_config <<TOML
+[settings]
+timezone = "UTC"
+[audio]
+device = "hw:Loopback,0,0"
+[[alarm]]
+id = "wake"
+time = "$1"
+days = "daily"
+sound = "/tmp/tone.wav"
+ramp = "0s"
+ring_for = "$2"
+TOML
+}
+
+log "4a: forward across the alarm, inside its 2 min window"
+config "$(at_time 60)" 2m
+svc_start || finish
+check "not ringing before" state_is none
+jump 90
+check "rings at once for what is left of the window" wait_state ringing 5
+check "stop" svc_cmd stop
+
+log "4b: forward past the whole window"
+svc_fresh
+config "$(at_time 60)" 1m
+svc_start || finish
+jump 600
+sleep 3
+check "not rung stale" state_is none
+check "recorded as missed" wait_for 5 test "$(history_count missed wake)" -ge 1
+log "history: $(svc_field 'd.get("history")')"
+
+log "4c: backward after it rang"
+svc_fresh
+config "$(at_time 4)" 2m
+svc_start || finish
+check "rings at its time" wait_state ringing 15
+check "stop" svc_cmd stop
+check "one rung entry" test "$(history_count rung wake)" = 1
+jump -20
+log "waiting past the alarm's time a second time"
+sleep 25
+check "no second ring of the same occurrence" state_is none
+check "still one rung entry" test "$(history_count rung wake)" = 1
+check "the service is alive" svc_alive
+finish

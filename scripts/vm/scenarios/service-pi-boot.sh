@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Scenario 4d, the Pi boot case: no RTC, so the service starts with the clock weeks behind;
+# then NTP (here `date -s`) sets the true time. The schedule must be recomputed at once
+# (a CLOCK_REALTIME timerfd with TFD_TIMER_CANCEL_ON_SET wakes the loop; no polling), the
+# alarm must ring at its true time, and the weeks-old occurrence must not ring.
+# shellcheck source=scripts/vm/scenario-lib.sh
+source "$VM_LIB"
+need_service "the event loop"
+tone /tmp/tone.wav 30
+true_now=$(date +%s)
+up0=$(cut -d. -f1 /proc/uptime)
+alarm_at=$((true_now + 40))
+svc_config <<TOML
+[settings]
+timezone = "UTC"
+[audio]
+device = "hw:Loopback,0,0"
+[[alarm]]
+id = "wake"
+time = "$(date -u -d "@$alarm_at" +%H:%M:%S)"
+days = "daily"
+sound = "/tmp/tone.wav"
+ramp = "0s"
+ring_for = "2m"
+TOML
+date -s "@$((true_now - 23 * 86400))" >/dev/null
+log "booted with the clock at $(date -u +%FT%TZ)"
+svc_start || finish
+before=$(svc_field 'd["next"][0]["at"]')
+log "next before the clock is set: $before"
+date -s "@$((true_now + $(cut -d. -f1 /proc/uptime) - up0))" >/dev/null
+log "clock set to the true time $(date -u +%FT%TZ)"
+sleep 1
+after=$(svc_field 'd["next"][0]["at"]')
+log "next one second after the clock was set: $after"
+check "next moved to the true day within a second" \
+  test "${after:0:19}" = "$(date -u -d "@$alarm_at" +%FT%T)"
+check "the weeks-old occurrence does not ring" state_is none
+log "waiting for the alarm's true time"
+wait_for 45 state_is ringing
+rang=$(date +%s)
+log "rang at $(date -u -d "@$rang" +%T), due $(date -u -d "@$alarm_at" +%T)"
+check "rings at its true time (within 2 s)" test $((rang - alarm_at)) -ge -1 -a $((rang - alarm_at)) -le 2
+finish
