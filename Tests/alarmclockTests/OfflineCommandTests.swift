@@ -32,7 +32,7 @@ import Testing
   }
 
   @Test func checkReportsEveryErrorWithLineAndColumn() throws {
-    let dir = try TempDir()
+    let dir = try ScratchDir()
     let path = try dir.write("bad.toml", "[[alarm]]\ntime = \"25:00\"\nvolum = 3\n")
     let r = try CLI.run(["check", "--config", path])
     #expect(r.status == 1)
@@ -42,7 +42,7 @@ import Testing
   }
 
   @Test func checkReportsAnUnknownTimeZoneAtItsValue() throws {
-    let dir = try TempDir()
+    let dir = try ScratchDir()
     let path = try dir.write("tz.toml", "[settings]\ntimezone = \"Mars/Olympus\"\n")
     let r = try CLI.run(["check", "--config", path])
     #expect(r.status == 1)
@@ -57,7 +57,7 @@ import Testing
   }
 
   @Test func configPathFromEnvironment() throws {
-    let dir = try TempDir()
+    let dir = try ScratchDir()
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["check"], environment: ["ALARMCLOCK_CONFIG": path])
     #expect(r.status == 0)
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test func listSortsByTimeWithSummaries() throws {
-    let dir = try TempDir()
+    let dir = try ScratchDir()
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["list", "--config", path])
     #expect(r.status == 0)
@@ -77,7 +77,7 @@ import Testing
   }
 
   @Test func listInTraditionalChinese() throws {
-    let dir = try TempDir()
+    let dir = try ScratchDir()
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["list", "--config", path], environment: ["LANG": "zh_TW.UTF-8"])
     #expect(r.status == 0)
@@ -88,7 +88,7 @@ import Testing
   }
 
   @Test func nextJSONFollowsTheDSTGapRule() throws {
-    let dir = try TempDir()
+    let dir = try ScratchDir()
     let path = try dir.write("a.toml", config)
     // 2027-03-28 is the spring-forward night in Berlin: 02:30 rings at 03:30 CEST.
     let r = try CLI.run([
@@ -100,7 +100,7 @@ import Testing
   }
 
   @Test func nextHumanForm() throws {
-    let dir = try TempDir()
+    let dir = try ScratchDir()
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["next", "--config", path, "--from", "2027-03-29T05:00:00+02:00"])
     #expect(r.status == 0)
@@ -108,7 +108,7 @@ import Testing
   }
 
   @Test func nextRejectsABadFrom() throws {
-    let dir = try TempDir()
+    let dir = try ScratchDir()
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["next", "--config", path, "--from", "tomorrow"])
     #expect(r.status == 2)

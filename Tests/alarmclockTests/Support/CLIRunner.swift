@@ -77,7 +77,7 @@ enum CLI {
 }
 
 /// A temporary directory removed when the value goes away.
-final class TempDir {
+final class ScratchDir {
   let url: URL
   var path: String { url.path }
 
