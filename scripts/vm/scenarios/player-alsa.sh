@@ -15,8 +15,10 @@ check "card taken away mid-ring" loopback_unplug
 bg_wait play
 rc=$?
 log "play exited $rc: $(tail -3 /tmp/play.out | tr '\n' ' ')"
-check "play ends with a clear failure (exit 1), not a crash" test "$rc" = 1
-check "and says why" test -s /tmp/play.out
+# The ringer keeps retrying a lost device until its time is up (never silent by
+# choice), so play may end 0 or 1, but never by a signal, and it must say why.
+check "play ends cleanly (exit 0 or 1), not a crash" test "$rc" -le 1
+check "and says why" grep -q "could be opened\|snd_pcm_open failed" /tmp/play.out
 check "the card comes back" loopback_plug
 check "play works again on the returned card" \
   "$ALARMCLOCK" play /tmp/tone.wav --device hw:Loopback,0,0 --seconds 1
