@@ -63,7 +63,8 @@ struct Arguments {
     guard let text = try option(name) else { return nil }
     guard let value = Int(text), range.contains(value) else {
       throw UsageError(
-        "\(name) wants a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+        "\(name) wants a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+      )
     }
     return value
   }

@@ -35,30 +35,47 @@ enum ConfigFile {
   /// Reads the file, or a one-line reason it could not be read.
   static func read(_ path: String) -> Result<[UInt8], ConfigFileError> {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return .failure(ConfigFileError("\(path): cannot open: \(String(cString: strerror(errno)))")) }
+    guard fd >= 0 else {
+      return .failure(ConfigFileError("\(path): cannot open: \(String(cString: strerror(errno)))"))
+    }
     defer { close(fd) }
     var st = stat()
-    guard fstat(fd, &st) == 0 else { return .failure(ConfigFileError("\(path): \(String(cString: strerror(errno)))")) }
-    guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(ConfigFileError("\(path): not a regular file")) }
+    guard fstat(fd, &st) == 0 else {
+      return .failure(ConfigFileError("\(path): \(String(cString: strerror(errno)))"))
+    }
+    guard (st.st_mode & S_IFMT) == S_IFREG else {
+      return .failure(ConfigFileError("\(path): not a regular file"))
+    }
     guard st.st_size <= maxBytes else {
-      return .failure(ConfigFileError("\(path): too large (\(st.st_size) bytes; a config is at most 16 MiB)"))
+      return .failure(
+        ConfigFileError("\(path): too large (\(st.st_size) bytes; a config is at most 16 MiB)"))
     }
     var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
     var used = 0
     while true {
       if used == bytes.count { bytes += [UInt8](repeating: 0, count: 4096) }
-      let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + used, $0.count - used) }
+      let n = bytes.withUnsafeMutableBytes {
+        Glibc.read(fd, $0.baseAddress! + used, $0.count - used)
+      }
       if n < 0 && errno == EINTR { continue }
-      if n < 0 { return .failure(ConfigFileError("\(path): cannot read: \(String(cString: strerror(errno)))")) }
+      if n < 0 {
+        return .failure(
+          ConfigFileError("\(path): cannot read: \(String(cString: strerror(errno)))"))
+      }
       if n == 0 { break }
       used += n
-      if used > maxBytes { return .failure(ConfigFileError("\(path): too large (a config is at most 16 MiB)")) }
+      if used > maxBytes {
+        return .failure(ConfigFileError("\(path): too large (a config is at most 16 MiB)"))
+      }
     }
     return .success(Array(bytes[0..<used]))
   }
 
   /// Reads, decodes and validates the config and resolves its time zone.
-  static func load(_ path: String, environment: [String: String], today: LocalDate?) -> Result<LoadedConfig, ConfigFileError> {
+  /// With `now`, a one-off dated before today (in the system zone) is warned about.
+  static func load(_ path: String, environment: [String: String], now: Instant?) -> Result<
+    LoadedConfig, ConfigFileError
+  > {
     let bytes: [UInt8]
     switch read(path) {
     case .success(let b): bytes = b
@@ -67,9 +84,9 @@ enum ConfigFile {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       return .failure(ConfigFileError("\(path): not UTF-8 text"))
     }
-    let result = ConfigDecoder.decode(text, path: path, now: today)
-    var messages = result.formatted
     var zone = ZoneLoader.system(environment: environment)
+    let result = ConfigDecoder.decode(text, path: path, now: now.map { zone.local(at: $0).date })
+    var messages = result.formatted
     var config = result.config
     if let name = config?.settings.timezone {
       do {

@@ -20,9 +20,7 @@ struct CheckCommand: Command {
   func run() -> Int32 {
     let env = processEnvironment()
     let path = ConfigFile.path(configPath, environment: env)
-    let now = currentInstant()
-    let today = ZoneToday.date(now, env: env)
-    switch ConfigFile.load(path, environment: env, today: today) {
+    switch ConfigFile.load(path, environment: env, now: currentInstant()) {
     case .failure(let reason):
       printError(reason.description)
       return ExitCode.failure

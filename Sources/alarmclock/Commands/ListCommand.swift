@@ -25,22 +25,23 @@ struct ListCommand: Command {
     let text = AlarmText(DisplayLocale(environment: env))
     let alarms = loaded.config.alarms.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
     if json {
-      let items = alarms.map { a in
-        JSONText.object([
-          ("id", JSONText.string(a.id)), ("time", JSONText.string(a.time.description)),
-          ("label", JSONText.string(text.label(a))), ("enabled", a.enabled ? "true" : "false"),
-          ("repeat", JSONText.string(text.summary(a))),
-          ("days", "[" + a.days.days.map { JSONText.string($0.key) }.joined(separator: ",") + "]"),
-          ("date", a.date.map { JSONText.string($0.description) } ?? "null"),
-          ("sound", a.sound.map(JSONText.string) ?? "null"),
+      let items: [JSONValue] = alarms.map { a in
+        .object([
+          "id": .string(a.id), "time": .string(a.time.description),
+          "label": .string(text.label(a)), "enabled": .bool(a.enabled),
+          "repeat": .string(text.summary(a)),
+          "days": .array(a.days.days.map { .string($0.key) }),
+          "date": a.date.map { .string($0.description) } ?? .null,
+          "sound": a.sound.map(JSONValue.string) ?? .null,
         ])
       }
-      printOut("[" + items.joined(separator: ",") + "]")
+      printOut(JSONValue.array(items).encoded())
       return ExitCode.ok
     }
     for a in alarms {
       printOut(
-        "\(text.time(a.time))  \(text.onOff(a.enabled))  \(text.summary(a))  \(text.label(a))  [\(a.id)]")
+        "\(text.time(a.time))  \(text.onOff(a.enabled))  \(text.summary(a))  \(text.label(a))  [\(a.id)]"
+      )
     }
     return ExitCode.ok
   }

@@ -32,7 +32,9 @@ struct NextCommand: Command {
     var start = currentInstant()
     if let from {
       guard let instant = ISO8601Text.parse(from, in: loaded.zone) else {
-        printError("alarmclock next: --from wants an ISO 8601 time such as 2027-03-28T06:45:00+02:00, not '\(from)'")
+        printError(
+          "alarmclock next: --from wants an ISO 8601 time such as 2027-03-28T06:45:00+02:00, not '\(from)'"
+        )
         return ExitCode.usage
       }
       start = instant
@@ -42,17 +44,17 @@ struct NextCommand: Command {
     let text = AlarmText(DisplayLocale(environment: env))
     let byID = Dictionary(loaded.config.alarms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     if json {
-      let items = firings.map { f in
+      let items: [JSONValue] = firings.map { f in
         let alarm = byID[f.alarmID]
-        return JSONText.object([
-          ("id", JSONText.string(f.alarmID)),
-          ("label", JSONText.string(alarm.map(text.label) ?? "")),
-          ("at", JSONText.string(ISO8601Text.format(f.at, in: loaded.zone))),
-          ("time", JSONText.string(f.time.description)),
-          ("sound", alarm?.sound.map(JSONText.string) ?? "null"),
+        return .object([
+          "id": .string(f.alarmID),
+          "label": .string(alarm.map(text.label) ?? ""),
+          "at": .string(ISO8601Text.format(f.at, in: loaded.zone)),
+          "time": .string(f.time.description),
+          "sound": alarm?.sound.map(JSONValue.string) ?? .null,
         ])
       }
-      printOut("[" + items.joined(separator: ",") + "]")
+      printOut(JSONValue.array(items).encoded())
       return ExitCode.ok
     }
     if firings.isEmpty {
