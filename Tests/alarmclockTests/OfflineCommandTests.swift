@@ -1,3 +1,4 @@
+import AudioTestSupport
 import Testing
 
 /// `check`, `list` and `next` on real config files, through the built binary.
@@ -26,13 +27,16 @@ import Testing
     """
 
   @Test func checkAcceptsTheBundledExample() throws {
-    let r = try CLI.run(["check", "--config", CLI.repo.appendingPathComponent("examples/alarms.toml").path])
+    let r = try CLI.run([
+      "check", "--config", CLI.repo.appendingPathComponent("examples/alarms.toml").path,
+    ])
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains(": ok, "))
   }
 
   @Test func checkReportsEveryErrorWithLineAndColumn() throws {
-    let dir = try ScratchDir()
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
     let path = try dir.write("bad.toml", "[[alarm]]\ntime = \"25:00\"\nvolum = 3\n")
     let r = try CLI.run(["check", "--config", path])
     #expect(r.status == 1)
@@ -42,7 +46,8 @@ import Testing
   }
 
   @Test func checkReportsAnUnknownTimeZoneAtItsValue() throws {
-    let dir = try ScratchDir()
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
     let path = try dir.write("tz.toml", "[settings]\ntimezone = \"Mars/Olympus\"\n")
     let r = try CLI.run(["check", "--config", path])
     #expect(r.status == 1)
@@ -57,7 +62,8 @@ import Testing
   }
 
   @Test func configPathFromEnvironment() throws {
-    let dir = try ScratchDir()
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["check"], environment: ["ALARMCLOCK_CONFIG": path])
     #expect(r.status == 0)
@@ -65,19 +71,22 @@ import Testing
   }
 
   @Test func listSortsByTimeWithSummaries() throws {
-    let dir = try ScratchDir()
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["list", "--config", path])
     #expect(r.status == 0)
     let lines = r.stdout.split(separator: "\n")
     #expect(lines.count == 3)
     #expect(lines[0].hasPrefix("02:30") && lines[0].contains("Every day"))
-    #expect(lines[1].hasPrefix("06:45") && lines[1].contains("Weekdays") && lines[1].contains("Work"))
+    #expect(
+      lines[1].hasPrefix("06:45") && lines[1].contains("Weekdays") && lines[1].contains("Work"))
     #expect(lines[2].contains("off") && lines[2].contains("Weekends"))
   }
 
   @Test func listInTraditionalChinese() throws {
-    let dir = try ScratchDir()
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["list", "--config", path], environment: ["LANG": "zh_TW.UTF-8"])
     #expect(r.status == 0)
@@ -88,7 +97,8 @@ import Testing
   }
 
   @Test func nextJSONFollowsTheDSTGapRule() throws {
-    let dir = try ScratchDir()
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
     let path = try dir.write("a.toml", config)
     // 2027-03-28 is the spring-forward night in Berlin: 02:30 rings at 03:30 CEST.
     let r = try CLI.run([
@@ -100,7 +110,8 @@ import Testing
   }
 
   @Test func nextHumanForm() throws {
-    let dir = try ScratchDir()
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["next", "--config", path, "--from", "2027-03-29T05:00:00+02:00"])
     #expect(r.status == 0)
@@ -108,7 +119,8 @@ import Testing
   }
 
   @Test func nextRejectsABadFrom() throws {
-    let dir = try ScratchDir()
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
     let path = try dir.write("a.toml", config)
     let r = try CLI.run(["next", "--config", path, "--from", "tomorrow"])
     #expect(r.status == 2)

@@ -4,15 +4,6 @@ import Testing
 
 /// `alarmclock play`, run as the built binary.
 @Suite(.serialized) struct PlayCommandTests {
-  /// The binary sits beside the test bundle in .build/<config>/.
-  static var binary: String {
-    let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-    return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(
-      "alarmclock"
-    )
-    .path
-  }
-
   /// A null sink of these tests' own (`pulse:alarmclock_cli`), so they never sound into the
   /// sink the AlarmPlatform playback suite records while both run in parallel.
   static func device() throws -> String {
@@ -24,17 +15,17 @@ import Testing
   }
 
   @Test func badArgumentsAreUsageErrors() throws {
-    let r = try Tool.run([Self.binary, "play", "x.wav", "--ramp", "soon"])
+    let r = try Tool.run([CLI.binary, "play", "x.wav", "--ramp", "soon"])
     #expect(r.status == 2)
     #expect(r.err.contains("--ramp wants a duration"))
-    let v = try Tool.run([Self.binary, "play", "x.wav", "--volume", "120"])
+    let v = try Tool.run([CLI.binary, "play", "x.wav", "--volume", "120"])
     #expect(v.status == 2)
-    let none = try Tool.run([Self.binary, "play"])
+    let none = try Tool.run([CLI.binary, "play"])
     #expect(none.status == 2 && none.err.contains("missing SOUND"))
   }
 
   @Test func noDeviceExitsOneWithTheReason() throws {
-    let r = try Tool.run([Self.binary, "play", "chime-rise", "--device", "no-such-device"])
+    let r = try Tool.run([CLI.binary, "play", "chime-rise", "--device", "no-such-device"])
     #expect(r.status == 1)
     #expect(r.err.contains("no audio device could be opened"))
     #expect(r.err.contains("'no-such-device': snd_pcm_open failed"))
@@ -46,7 +37,7 @@ import Testing
     defer { dir.remove() }
     let bad = dir.file("broken.mp3")
     try "not audio".write(toFile: bad, atomically: true, encoding: .utf8)
-    let r = try Tool.run([Self.binary, "play", bad, "--device", try Self.device()])
+    let r = try Tool.run([CLI.binary, "play", bad, "--device", try Self.device()])
     #expect(r.status == 0)
     #expect(r.err.contains("broken.mp3") && r.err.contains("playing the fallback tone"), "\(r.err)")
   }
@@ -55,7 +46,7 @@ import Testing
   func bundledSoundsPlayByName() throws {
     let start = Date()
     let r = try Tool.run([
-      Self.binary, "play", "klaxon", "--device", try Self.device(), "--volume", "50",
+      CLI.binary, "play", "klaxon", "--device", try Self.device(), "--volume", "50",
     ])
     #expect(r.status == 0, "\(r.err)")
     #expect(!r.err.contains("fallback"), "\(r.err)")
@@ -88,7 +79,7 @@ import Testing
     try startServer()
     defer { killServer() }
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: Self.binary)
+    p.executableURL = URL(fileURLWithPath: CLI.binary)
     p.arguments = ["play", "two-tone", "--device", "pulse", "--seconds", "8"]
     p.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
     let err = Pipe()

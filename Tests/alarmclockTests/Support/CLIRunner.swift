@@ -1,3 +1,4 @@
+import AudioTestSupport
 import Foundation
 
 /// Runs the built `alarmclock` binary the way a user or script would, and
@@ -76,24 +77,12 @@ enum CLI {
   }
 }
 
-/// A temporary directory removed when the value goes away.
-final class ScratchDir {
-  let url: URL
-  var path: String { url.path }
-
-  init() throws {
-    url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("alarmclock-test-\(UUID().uuidString.prefix(8))")
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-  }
-
+extension TempDir {
   /// Writes `text` to `name` inside the directory and returns its path.
   @discardableResult
   func write(_ name: String, _ text: String) throws -> String {
-    let file = url.appendingPathComponent(name)
-    try Data(text.utf8).write(to: file)
-    return file.path
+    let path = file(name)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    return path
   }
-
-  deinit { try? FileManager.default.removeItem(at: url) }
 }
