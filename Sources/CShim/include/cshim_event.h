@@ -3,6 +3,12 @@
 /* epoll: struct epoll_event is packed on x86_64 and not on other architectures;
  * Swift sees it only through these unpacked mirrors, so its layout never matters. */
 #include <stdint.h>
+/* Linux headers the Glibc module does not cover; their plain macros import as they are. */
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
 
 /** One ready event: the epoll event bits and the caller's 64-bit token. */
 typedef struct cshim_epoll_ready {
