@@ -2,6 +2,7 @@
 #include "CShim.h"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <errno.h>
@@ -33,3 +34,5 @@ int cshim_epoll_wait(int epfd, cshim_epoll_ready *out, int max, int timeout_ms) 
 }
 
 int cshim_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
+
+int cshim_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }

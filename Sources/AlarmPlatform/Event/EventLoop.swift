@@ -10,14 +10,18 @@ public struct IOEvents: OptionSet, Sendable, Hashable, CustomStringConvertible {
 
   public static let readable = IOEvents(rawValue: cshim_EPOLLIN)
   public static let writable = IOEvents(rawValue: cshim_EPOLLOUT)
-  /// The peer hung up (always reported, no need to ask for it).
-  public static let hangup = IOEvents(rawValue: cshim_EPOLLHUP | cshim_EPOLLRDHUP)
+  /// Both directions are closed (always reported, no need to ask for it).
+  public static let hangup = IOEvents(rawValue: cshim_EPOLLHUP)
+  /// The peer shut down its writing side (reported only if asked for: a level-triggered
+  /// interest that nobody reads from would wake the loop forever).
+  public static let peerClosed = IOEvents(rawValue: cshim_EPOLLRDHUP)
   /// An error is pending on the descriptor (always reported).
   public static let error = IOEvents(rawValue: cshim_EPOLLERR)
 
   public var description: String {
     let names: [(IOEvents, String)] = [
-      (.readable, "readable"), (.writable, "writable"), (.hangup, "hangup"), (.error, "error"),
+      (.readable, "readable"), (.writable, "writable"), (.hangup, "hangup"), (.peerClosed, "peerClosed"),
+      (.error, "error"),
     ]
     return "[" + names.filter { !intersection($0.0).isEmpty }.map(\.1).joined(separator: ",") + "]"
   }
@@ -68,7 +72,7 @@ public final class EventLoop {
     let token = nextToken
     nextToken += 1
     let ep = epoll.rawValue
-    let events = interest.rawValue | cshim_EPOLLRDHUP
+    let events = interest.rawValue
     do throws(SystemError) {
       try retryingEINTR("epoll_ctl(ADD, \(fd))") {
         cshim_epoll_ctl(ep, EPOLL_CTL_ADD, raw, events, token)
@@ -90,7 +94,7 @@ public final class EventLoop {
       throw SystemError("epoll_ctl(MOD, \(fd))", errno: ENOENT)
     }
     let ep = epoll.rawValue
-    let events = interest.rawValue | cshim_EPOLLRDHUP
+    let events = interest.rawValue
     try retryingEINTR("epoll_ctl(MOD, \(fd))") {
       cshim_epoll_ctl(ep, EPOLL_CTL_MOD, raw, events, token)
     }

@@ -32,4 +32,7 @@ extern const uint32_t cshim_EPOLLRDHUP;
 /** pipe2(2), which glibc declares only under _GNU_SOURCE. */
 int cshim_pipe2(int fds[2], int flags);
 
+/** accept4(2) without the peer address (glibc declares it only under _GNU_SOURCE). */
+int cshim_accept4(int fd, int flags);
+
 #endif
