@@ -1,4 +1,5 @@
 import AlarmPlatform
+import AudioTestSupport
 import Foundation
 import Glibc
 import Synchronization
@@ -6,7 +7,7 @@ import Testing
 
 @Suite struct SystemFileSystemTests {
   @Test func atomicWriteStoresContentAndModeAndLeavesNoTemp() throws {
-    let dir = TempDir()
+    let dir = try TempDir("system")
     defer { dir.remove() }
     let path = dir.file("state.json")
     try AtomicFile.write("{\"v\":1}\n", to: path, mode: 0o600)
@@ -26,7 +27,7 @@ import Testing
   }
 
   @Test func readersNeverSeeAPartialFile() throws {
-    let dir = TempDir()
+    let dir = try TempDir("system")
     defer { dir.remove() }
     let path = dir.file("config.toml")
     let a = [UInt8](repeating: UInt8(ascii: "a"), count: 300_000)
@@ -55,7 +56,7 @@ import Testing
   }
 
   @Test func readFileRefusesFilesOverTheCap() throws {
-    let dir = TempDir()
+    let dir = try TempDir("system")
     defer { dir.remove() }
     let path = dir.file("huge.toml")
     // A sparse 100 MB file: the size check must refuse it without reading it.
@@ -75,7 +76,7 @@ import Testing
   }
 
   @Test func readFileRefusesDirectoriesAndFIFOs() throws {
-    let dir = TempDir()
+    let dir = try TempDir("system")
     defer { dir.remove() }
     #expect(throws: SystemError("read(\(dir.path))", errno: EISDIR)) {
       try FileSystem.readFile(dir.path)
@@ -86,7 +87,7 @@ import Testing
   }
 
   @Test func readsEmptyAndMissingFiles() throws {
-    let dir = TempDir()
+    let dir = try TempDir("system")
     defer { dir.remove() }
     try AtomicFile.write([], to: dir.file("empty"))
     #expect(try FileSystem.readFile(dir.file("empty")) == [])
@@ -96,7 +97,7 @@ import Testing
   }
 
   @Test func createDirectoryWithIntermediates() throws {
-    let dir = TempDir()
+    let dir = try TempDir("system")
     defer { dir.remove() }
     let deep = dir.file("a/b/c")
     try FileSystem.createDirectory(deep, intermediates: true)

@@ -1,3 +1,4 @@
+import AlarmCore
 import AlarmPlatform
 import Foundation
 import Glibc

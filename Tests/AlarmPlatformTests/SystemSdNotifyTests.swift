@@ -1,4 +1,5 @@
 import AlarmPlatform
+import AudioTestSupport
 import Glibc
 import Testing
 
@@ -17,7 +18,7 @@ import Testing
   }
 
   @Test func sendsStatesToAPathSocket() throws {
-    let dir = TempDir()
+    let dir = try TempDir("system")
     defer { dir.remove() }
     let path = dir.file("notify")
     let systemd = try receiver(at: path)

@@ -1,26 +1,7 @@
 import AlarmPlatform
+import AudioTestSupport
 import Foundation
 import Glibc
-
-/// A fresh directory under /tmp, removed by `remove()`.
-struct TempDir {
-  let path: String
-
-  init() {
-    var template = Array("/tmp/alarmplatform-test-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(made != nil, "mkdtemp failed: errno \(errno)")
-    path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-  }
-
-  func file(_ name: String) -> String { "\(path)/\(name)" }
-
-  func entries() -> [String] {
-    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-  }
-
-  func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
 
 /// Runs an EventLoop on its own thread; `setup` runs on that thread before the loop starts.
 final class LoopThread: @unchecked Sendable {

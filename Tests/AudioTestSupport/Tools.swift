@@ -54,6 +54,11 @@ public struct TempDir {
 
   public func file(_ name: String) -> String { path + "/" + name }
 
+  /// The names in the directory, sorted.
+  public func entries() -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+  }
+
   public func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 

@@ -25,8 +25,8 @@ public struct HookCall: Hashable, Sendable {
 }
 
 /// Log severities, with their syslog priority numbers. The same type as the
-/// platform logger's (AlarmPlatform/System/Logger.swift), defined here in the
-/// lowest layer so the engine can use it; the platform copy can go.
+/// platform logger (AlarmPlatform/System/Logger.swift) writes, defined here in the
+/// lowest layer so the engine, the audio code and the logger share it.
 public enum LogLevel: Int, Sendable, Hashable, Comparable, CaseIterable, CustomStringConvertible {
   case error = 3
   case warning = 4

@@ -1,3 +1,4 @@
+import AlarmCore
 import CALSA
 import CShim
 

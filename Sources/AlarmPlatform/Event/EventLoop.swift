@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import AlarmCore
 import CShim
 
 /// What a registered descriptor is ready for (or what went wrong with it).

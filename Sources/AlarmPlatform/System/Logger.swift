@@ -1,40 +1,8 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import AlarmCore
 import Synchronization
-
-/// Log severities, with their syslog priority numbers.
-public enum LogLevel: Int, Sendable, Comparable, CaseIterable, CustomStringConvertible {
-  case error = 3
-  case warning = 4
-  case notice = 5
-  case info = 6
-  case debug = 7
-
-  /// The syslog priority journald reads from a `<N>` line prefix.
-  public var syslogPriority: Int { rawValue }
-
-  public var description: String {
-    switch self {
-    case .error: "error"
-    case .warning: "warning"
-    case .notice: "notice"
-    case .info: "info"
-    case .debug: "debug"
-    }
-  }
-
-  /// Parses `error`, `warning`, `notice`, `info`, `debug`.
-  public init?(name: String) {
-    guard let level = LogLevel.allCases.first(where: { $0.description == name }) else {
-      return nil
-    }
-    self = level
-  }
-
-  /// More severe levels compare smaller, as in syslog.
-  public static func < (a: LogLevel, b: LogLevel) -> Bool { a.rawValue < b.rawValue }
-}
 
 /// Writes log lines to stderr (or any fd). Under journald (JOURNAL_STREAM names this fd)
 /// each line gets a `<N>` priority prefix; otherwise `level: ` for people reading a terminal.

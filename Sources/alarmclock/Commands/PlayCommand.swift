@@ -82,7 +82,7 @@ struct PlayCommand: Command {
     let ringer = Ringer(
       defaultSound: nil,
       log: { level, text in
-        if level >= .warning || verbose { printError("alarmclock play: \(text)") }
+        if level <= .warning || verbose { printError("alarmclock play: \(text)") }
       },
       events: { player.handle($0) })
     if let problem {
