@@ -8,6 +8,14 @@ let commands: [any Command.Type] = [
   ListCommand.self,
   NextCommand.self,
   PlayCommand.self,
+  RunCommand.self,
+  StatusCommand.self,
+  SnoozeCommand.self,
+  StopCommand.self,
+  SkipCommand.self,
+  UnskipCommand.self,
+  ReloadCommand.self,
+  RingCommand.self,
 ]
 
 @MainActor func topLevelHelp() -> String {
