@@ -8,6 +8,11 @@ let commands: [any Command.Type] = [
   ListCommand.self,
   NextCommand.self,
   PlayCommand.self,
+  AddCommand.self,
+  EditCommand.self,
+  RemoveCommand.self,
+  EnableCommand.self,
+  DisableCommand.self,
 ]
 
 @MainActor func topLevelHelp() -> String {
