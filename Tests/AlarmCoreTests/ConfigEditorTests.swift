@@ -71,7 +71,8 @@ import Testing
       .edit(id: "work-0645", AlarmChanges(values: [.label: .string("Office \"HQ\"")])))
     #expect(r.alarmID == "work-0645")
     #expect(r.notes.count == 1)
-    #expect(r.text.contains("[[alarm]]\nid = \"work-0645\"\nlabel=\"Office \\\"HQ\\\"\"   # the boss\n"))
+    #expect(
+      r.text.contains("[[alarm]]\nid = \"work-0645\"\nlabel=\"Office \\\"HQ\\\"\"   # the boss\n"))
     #expect(r.text.contains("\n   days = [ \"mon\", \"tue\",\n"))  // untouched multi-line value
     #expect(r.config.alarm(id: "work-0645")?.label == "Office \"HQ\"")
     expectOnlyBlockChanged(Self.messy, r.text, block: source("work-0645").block)
@@ -85,7 +86,9 @@ import Testing
           values: [.volume: .integer(40), .snooze: .boolean(false)], unset: [.days],
           addSkips: [LocalDate(year: 2027, month: 12, day: 24)])))
     #expect(!r.text.contains("\"wed\""))
-    #expect(r.text.contains("time = \"06:45\"\nvolume = 40\nsnooze = false\nskip = [2027-12-24]\n# ring_for"))
+    #expect(
+      r.text.contains(
+        "time = \"06:45\"\nvolume = 40\nsnooze = false\nskip = [2027-12-24]\n# ring_for"))
     let alarm = try #require(r.config.alarm(id: "work-0645"))
     #expect(alarm.days.isEmpty && alarm.volume == 40 && alarm.snooze == nil)
     expectOnlyBlockChanged(Self.messy, r.text, block: source("work-0645").block)
@@ -143,18 +146,29 @@ import Testing
         + "\n\n[[alarm]]\nid = \"tea\"\ntime = \"07:05:30\"\ndays = [\"sat\", \"sun\"]\n"
         + "label = \"Tea\\tTime\"\n")
     #expect(r.alarmID == "tea")
-    let empty = try edit(.add(AlarmChanges(values: [.time: .time(LocalTime(hour: 6, minute: 0))])), "")
+    let empty = try edit(
+      .add(AlarmChanges(values: [.time: .time(LocalTime(hour: 6, minute: 0))])), "")
     #expect(empty.text == "[[alarm]]\ntime = \"06:00\"\n")
     #expect(empty.alarmID == "alarm-0600")
-    let blank = try edit(.add(AlarmChanges(values: [.time: .time(LocalTime(hour: 6, minute: 0))])), "# x\n\n")
+    let blank = try edit(
+      .add(AlarmChanges(values: [.time: .time(LocalTime(hour: 6, minute: 0))])), "# x\n\n")
     #expect(blank.text == "# x\n\n[[alarm]]\ntime = \"06:00\"\n")
   }
 
   @Test func crlfFilesGetCRLFLines() throws {
-    let text = "# alarms\r\n[[alarm]]\r\ntime = \"06:45\"\r\nlabel = \"Work\"\r\n\r\n[[alarm]]\r\nid = \"b\"\r\ntime = \"07:00\"\r\n"
-    let r = try edit(.edit(id: "work-0645", AlarmChanges(values: [.time: .time(LocalTime(hour: 6, minute: 50))])), text)
-    #expect(r.text == "# alarms\r\n[[alarm]]\r\nid = \"work-0645\"\r\ntime = \"06:50\"\r\nlabel = \"Work\"\r\n\r\n[[alarm]]\r\nid = \"b\"\r\ntime = \"07:00\"\r\n")
-    let added = try edit(.add(AlarmChanges(values: [.time: .time(LocalTime(hour: 8, minute: 0))])), text)
+    let text =
+      "# alarms\r\n[[alarm]]\r\ntime = \"06:45\"\r\nlabel = \"Work\"\r\n\r\n"
+      + "[[alarm]]\r\nid = \"b\"\r\ntime = \"07:00\"\r\n"
+    let r = try edit(
+      .edit(id: "work-0645", AlarmChanges(values: [.time: .time(LocalTime(hour: 6, minute: 50))])),
+      text)
+    #expect(
+      r.text
+        == "# alarms\r\n[[alarm]]\r\nid = \"work-0645\"\r\ntime = \"06:50\"\r\n"
+        + "label = \"Work\"\r\n\r\n[[alarm]]\r\nid = \"b\"\r\ntime = \"07:00\"\r\n"
+    )
+    let added = try edit(
+      .add(AlarmChanges(values: [.time: .time(LocalTime(hour: 8, minute: 0))])), text)
     #expect(added.text == text + "\r\n[[alarm]]\r\ntime = \"08:00\"\r\n")
     let removed = try edit(.remove(id: "b"), text)
     #expect(removed.text == "# alarms\r\n[[alarm]]\r\ntime = \"06:45\"\r\nlabel = \"Work\"\r\n")
@@ -169,7 +183,10 @@ import Testing
       """
     let edited = try edit(
       .edit(id: "work-0645", AlarmChanges(values: [.volume: .integer(10)], unset: [.label])), text)
-    #expect(edited.text.hasPrefix("alarm = [ {time = \"06:45\", days = \"weekdays\", id = \"work-0645\", volume = 10},  # first\n"))
+    #expect(
+      edited.text.hasPrefix(
+        "alarm = [ {time = \"06:45\", days = \"weekdays\", id = \"work-0645\", volume = 10},  # first\n"
+      ))
     let first = try edit(.edit(id: "b", AlarmChanges(unset: [.id])), text)
     #expect(first.text.contains("{ time = \"07:00\", enabled = false }"))
     let on = try edit(.enable(id: "b"), text)
@@ -177,13 +194,17 @@ import Testing
     let removed = try edit(.remove(id: "work-0645"), text)
     #expect(removed.text.hasPrefix("alarm = [ { id = \"b\""))
     let removedLast = try edit(.remove(id: "b"), text)
-    #expect(removedLast.text.hasPrefix("alarm = [ {time = \"06:45\", label = \"Work\", days = \"weekdays\"} ]\n"))
-    let added = try edit(.add(AlarmChanges(values: [.time: .time(LocalTime(hour: 5, minute: 0))])), text)
+    #expect(
+      removedLast.text.hasPrefix(
+        "alarm = [ {time = \"06:45\", label = \"Work\", days = \"weekdays\"} ]\n"))
+    let added = try edit(
+      .add(AlarmChanges(values: [.time: .time(LocalTime(hour: 5, minute: 0))])), text)
     #expect(added.text.contains("enabled = false }, { time = \"05:00\" } ]"))
     #expect(added.config.alarms.count == 3)
     let only = try edit(.remove(id: "x"), "alarm = [{ id = \"x\", time = \"06:00\" }]\n")
     #expect(only.text == "alarm = []\n")
-    let intoEmpty = try edit(.add(AlarmChanges(values: [.time: .time(LocalTime(hour: 5, minute: 0))])), only.text)
+    let intoEmpty = try edit(
+      .add(AlarmChanges(values: [.time: .time(LocalTime(hour: 5, minute: 0))])), only.text)
     #expect(intoEmpty.text == "alarm = [{ time = \"05:00\" }]\n")
   }
 
@@ -222,15 +243,19 @@ import Testing
   @Test func otherDerivedIDsThatMoveAreReported() throws {
     let text = "[[alarm]]\ntime = \"06:00\"\n\n[[alarm]]\ntime = \"06:00\"\nvolume = 5\n"
     let r = try edit(.remove(id: "alarm-0600"), text)
-    #expect(r.notes == ["the alarm that was 'alarm-0600-2' is now 'alarm-0600' (its id is derived)"])
+    #expect(
+      r.notes == ["the alarm that was 'alarm-0600-2' is now 'alarm-0600' (its id is derived)"])
   }
 
   @Test func valueTextFromTheCommandLine() throws {
     #expect(try AlarmValueText.days("Mon, wed,mon").get() == .strings(["mon", "wed"]))
     #expect(try AlarmValueText.days("friday").get() == .string("fri"))
     #expect(try AlarmValueText.days("weekdays").get() == .string("weekdays"))
-    #expect(AlarmValueText.days("weekday").failureText?.contains("did you mean 'weekdays'?") == true)
-    #expect(try AlarmValueText.time("06:45:30").get() == .time(LocalTime(hour: 6, minute: 45, second: 30)))
+    #expect(
+      AlarmValueText.days("weekday").failureText?.contains("did you mean 'weekdays'?") == true)
+    #expect(
+      try AlarmValueText.time("06:45:30").get() == .time(LocalTime(hour: 6, minute: 45, second: 30))
+    )
     #expect(AlarmValueText.time("6:45").failureText != nil)
     #expect(AlarmValueText.duration("0s", for: .snooze).failureText != nil)
     #expect(try AlarmValueText.duration("1.5s", for: .ramp).get() == .string("1.5s"))

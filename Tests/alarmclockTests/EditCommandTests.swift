@@ -171,7 +171,9 @@ import Testing
     let g = try Fixture(inline)
     defer { g.dir.remove() }
     #expect(try g.run(["edit", "a", "--label", "Up"]).status == 0)
-    #expect(g.text == "alarm = [ { id = \"a\", time = \"06:00\", label = \"Up\" }, {time=\"07:00\"} ] # two\n")
+    #expect(
+      g.text
+        == "alarm = [ { id = \"a\", time = \"06:00\", label = \"Up\" }, {time=\"07:00\"} ] # two\n")
     #expect(try g.run(["remove", "a"]).status == 0)
     #expect(g.text == "alarm = [ {time=\"07:00\"} ] # two\n")
     try g.expectValid()

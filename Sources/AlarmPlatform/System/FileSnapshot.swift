@@ -53,7 +53,7 @@ public struct FileSnapshot: Sendable {
     let now: ([UInt8], stat)
     do throws(SystemError) {
       now = try FileSnapshot.readWithStatus(target, limit: max(bytes.count, 1) * 2 + 4096)
-    } catch where error.errno == ENOENT || error.errno == EFBIG {
+    } catch  where error.errno == ENOENT || error.errno == EFBIG {
       return false  // removed, or grown far beyond what was read
     }
     return Identity(now.1) == identity && now.0 == bytes

@@ -138,7 +138,8 @@ public enum AlarmValueText {
     case .snooze: range = DefaultsDecoder.snoozeRange
     default: range = DefaultsDecoder.ringForRange
     }
-    let span = "\(DurationText.format(range.lowerBound)) to \(DurationText.format(range.upperBound))"
+    let span =
+      "\(DurationText.format(range.lowerBound)) to \(DurationText.format(range.upperBound))"
     guard let d = DurationText.parse(text) else {
       return .failure(AlarmValueError("a duration like 30s, 9m or 1h30m (\(span)), not '\(text)'"))
     }

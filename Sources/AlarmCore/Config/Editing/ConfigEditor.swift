@@ -219,10 +219,12 @@ public enum ConfigEditor {
       let table = "{ " + pairs.map { "\($0.0) = \($0.1)" }.joined(separator: ", ") + " }"
       if let last = array.elements.last {
         return .success(
-          Plan(splices: [.insert(", " + table, at: last.range.end.offset)], index: index, notes: []))
+          Plan(splices: [.insert(", " + table, at: last.range.end.offset)], index: index, notes: [])
+        )
       }
       let range = entry.node.range.start.offset..<entry.node.range.end.offset
-      return .success(Plan(splices: [TextSplice(range, "[" + table + "]")], index: index, notes: []))
+      return .success(
+        Plan(splices: [TextSplice(range, "[" + table + "]")], index: index, notes: []))
     }
     var prefix = ""
     if !source.bytes.isEmpty {
@@ -293,9 +295,10 @@ public enum ConfigEditor {
     let after = ConfigDecoder.decode(text, path: path, now: now)
     guard let config = after.config else { return .failure(.invalidResult(after, text: text)) }
     var notes = plan.notes
-    let removedIndex: Int? = if case .remove(let id) = edit {
-      old.alarms.firstIndex { $0.id == id }
-    } else { nil }
+    let removedIndex: Int? =
+      if case .remove(let id) = edit {
+        old.alarms.firstIndex { $0.id == id }
+      } else { nil }
     let id: String
     if let i = plan.index, config.alarms.indices.contains(i) {
       id = config.alarms[i].id

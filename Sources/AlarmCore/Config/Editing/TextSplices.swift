@@ -64,7 +64,9 @@ struct SourceText {
   func isBlankLine(at start: Int) -> Bool {
     var i = start
     while i < bytes.count, bytes[i] != SourceText.lf {
-      if bytes[i] != UInt8(ascii: " ") && bytes[i] != UInt8(ascii: "\t") && bytes[i] != SourceText.cr {
+      if bytes[i] != UInt8(ascii: " ") && bytes[i] != UInt8(ascii: "\t")
+        && bytes[i] != SourceText.cr
+      {
         return false
       }
       i += 1
@@ -109,7 +111,8 @@ struct SourceText {
       at = max(at, s.range.upperBound)
     }
     out += bytes[min(at, bytes.count)...]
-    let touched = sorted.isEmpty
+    let touched =
+      sorted.isEmpty
       ? nil : sorted.map(\.range.lowerBound).min()!..<sorted.map(\.range.upperBound).max()!
     return (String(decoding: out, as: UTF8.self), touched)
   }
