@@ -54,6 +54,12 @@ struct RunCommand: Command {
     }
     let paths = ServicePaths(
       config: path, stateFlag: stateDir, socketFlag: socket, settings: settings)
+    // Made first: the last good config is copied there as soon as it is read.
+    do throws(SystemError) {
+      try FileSystem.createDirectory(paths.stateDir, mode: 0o750, intermediates: true)
+    } catch {
+      log.error("state directory: \(error); state will not survive a restart until fixed")
+    }
     let configs = ConfigKeeper(
       path: path, stateDir: paths.stateDir, environment: env, now: now,
       log: { log.log($0, $1) })

@@ -189,7 +189,8 @@ final class Service {
   private func startServer() throws(SystemError) {
     let listener: UnixListener
     do throws(SystemError) {
-      listener = try UnixListener(path: paths.socket, mode: 0o660, createParentDirectory: true)
+      listener = try UnixListener(
+        path: paths.socket, mode: 0o660, createParentDirectory: true, backlog: 512)
     } catch  where error.errno == EADDRINUSE {
       throw SystemError(
         "bind(\(paths.socket))", errno: EADDRINUSE,

@@ -19,11 +19,6 @@ struct StateStore {
 
   /// The saved state, or a fresh one; `log` hears why a file was not used.
   mutating func load(log: (LogLevel, String) -> Void) -> ServiceState {
-    do throws(SystemError) {
-      try FileSystem.createDirectory(directory, mode: 0o750, intermediates: true)
-    } catch {
-      log(.error, "state directory: \(error); state will not survive a restart until fixed")
-    }
     let bytes: [UInt8]
     do throws(SystemError) {
       bytes = try FileSystem.readFile(path, limit: StateCodec.maxFileSize)
