@@ -7,6 +7,7 @@ import AlarmCore
 /// encode the state with StateCodec, drop the engine and build a new one
 /// from the decoded bytes, as the service does after a crash.
 struct SimulatedYear {
+  let seed: UInt64
   let rules: TimeZoneRules
   let oracle: ZoneOracle
   let start: Int64
@@ -35,10 +36,13 @@ struct SimulatedYear {
   var calls = 0
   var logs: [String: OccurrenceLog] = [:]
   var moreAllowance: [String: Int] = [:]
+  /// The session each call left in force (alarm id, firing).
+  var sessionAfter: [Int: (id: String, firing: Int64)] = [:]
   var figures = SimYearFigures()
 
   /// `year`: simulated from Jan 1 (UTC) for `days` days, with `alarmCount` alarms.
   init(seed: UInt64, rules: TimeZoneRules, year: Int = 2027, days: Int = 365, alarmCount: Int = 8) {
+    self.seed = seed
     self.rules = rules
     start = Int64(LocalDate(year: year, month: 1, day: 1).daysSinceEpoch) * 86_400
     end = start + Int64(days) * 86_400
@@ -120,8 +124,8 @@ struct SimulatedYear {
       perform(what)
     }
     figures.calls = calls
-    figures.classify(logs, moreAllowance: moreAllowance)
-    figures.problems = figures.problems.map { "\(rules.identifier): \($0)" }
+    figures.classify(logs, moreAllowance: moreAllowance, sessionAfter: sessionAfter)
+    figures.problems = figures.problems.map { "\(rules.identifier) seed \(seed): \($0)" }
     return figures
   }
 
@@ -288,11 +292,6 @@ extension SimulatedYear {
         logs[key, default: OccurrenceLog(alarmID: h.alarmID, at: h.firing.seconds)].missed.append(
           n)
         if h.more > 0 { moreAllowance["\(h.alarmID)#\(n)", default: 0] += h.more }
-        if let s = state.session, s.alarmID != h.alarmID || s.firing != h.firing,
-          s.firing >= h.firing
-        {
-          logs[key]!.superseded = true
-        }
       default: break
       }
     }
@@ -306,6 +305,7 @@ extension SimulatedYear {
       default: break
       }
     }
+    if let s = state.session { sessionAfter[n] = (s.alarmID, s.firing.seconds) }
     let ringing = state.session.map { !$0.isSnoozed } ?? false
     if ringing != soundOn {
       figures.silent += 1

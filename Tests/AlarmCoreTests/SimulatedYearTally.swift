@@ -12,8 +12,8 @@ struct OccurrenceLog {
   var rings: [(call: Int, now: Int64)] = []
   /// Calls at which it was recorded missed by a catch-up.
   var missed: [Int] = []
-  /// Recorded missed at a call that left another, no older, occurrence
-  /// ringing (two alarms at one instant; one fired after the clock went back
+  /// Not rung, and the call that reached it left another, no older,
+  /// occurrence ringing (two alarms at one instant; one fired after the clock went back
   /// while a later one rings).
   var superseded = false
 }
@@ -96,10 +96,21 @@ struct SimYearFigures: CustomStringConvertible {
   }
 
   /// Classifies every occurrence once the year is over.
-  mutating func classify(_ logs: [String: OccurrenceLog], moreAllowance: [String: Int]) {
+  mutating func classify(
+    _ logs: [String: OccurrenceLog], moreAllowance: [String: Int],
+    sessionAfter: [Int: (id: String, firing: Int64)]
+  ) {
     var allowance = moreAllowance
     for key in logs.keys.sorted() {
-      let o = logs[key]!
+      var o = logs[key]!
+      // Left another occurrence, no older, ringing at the call that reached it.
+      let reached = o.covers.first(where: \.continuous) ?? o.covers.first
+      if let c = reached, !o.rings.contains(where: { $0.call <= c.call }),
+        let s = sessionAfter[c.call],
+        s.id != o.alarmID || s.firing != o.at, s.firing >= o.at
+      {
+        o.superseded = true
+      }
       let name = "\(o.alarmID)@\(o.at)"
       if o.rings.count > 1 {
         duplicated += 1
@@ -130,7 +141,7 @@ struct SimYearFigures: CustomStringConvertible {
         }
         continue
       }
-      blind += 1
+      if first.call > 1 || !o.rings.isEmpty { blind += 1 }
       if let r = o.rings.first {
         rungLate += 1
         if r.now >= o.at + first.ringFor || r.now < o.at {
@@ -139,6 +150,10 @@ struct SimYearFigures: CustomStringConvertible {
         }
       } else if o.superseded {
         superseded += 1
+      } else if first.call == 1 {
+        // Before the first start: a fresh state has no past (only a ring
+        // whose window covers the start counts).
+        continue
       } else {
         expectedMissed += 1
         let slot = "\(o.alarmID)#\(first.call)"

@@ -33,14 +33,14 @@ import Testing
 
   @Test func aYearInEachZoneRingsEveryAlarmOnce() throws {
     let env = ProcessInfo.processInfo.environment
-    let seeds = env["SIMYEAR_SEEDS"].flatMap { Int($0) } ?? 3
+    let seeds = env["SIMYEAR_SEEDS"].flatMap { Int($0) } ?? 2
     let first = env["SIMYEAR_SEED"].flatMap { UInt64($0) } ?? 20_270_101
     var total = SimYearFigures()
     for (z, id) in SimulatedYearTests.zones.enumerated() {
       let rules = try zone(id)
       var figures = SimYearFigures()
       for k in 0..<seeds {
-        var sim = SimulatedYear(seed: first &+ UInt64(k) &* 7919 &+ UInt64(z) << 32, rules: rules)
+        var sim = SimulatedYear(seed: first &+ UInt64(k) &+ UInt64(z) << 32, rules: rules)
         if let t = env["SIMYEAR_TRACE"], t.hasPrefix(id + ":") {
           sim.traceCalls = Set(t.dropFirst(id.count + 1).split(separator: ",").compactMap { Int($0) })
         }
@@ -49,7 +49,7 @@ import Testing
       if seeds > 1 || env["SIMYEAR_VERBOSE"] != nil { print("== \(id)\n\(figures)") }
       total.add(figures)
     }
-    print("== all zones, seeds \(first) + k*7919, k < \(seeds)\n\(total)")
+    print("== all zones, seeds \(first)..<\(first + UInt64(seeds)) (+ zone index << 32)\n\(total)")
     #expect(total.errors == 0, "\(total.problems.joined(separator: "\n"))")
     #expect(total.expected > 1000 * seeds)
     #expect(total.restarts > 100 * seeds && total.edits > 50 * seeds)
