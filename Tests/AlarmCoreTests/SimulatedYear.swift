@@ -72,7 +72,8 @@ struct SimulatedYear {
     }
     for c in oracle.transitions where c.at > real && c.at < end {
       for _ in 0..<3 {
-        schedule(randomDisturbance(), at: c.at + Int64.random(in: -3 * 3600...3 * 3600, using: &rng))
+        schedule(
+          randomDisturbance(), at: c.at + Int64.random(in: -3 * 3600...3 * 3600, using: &rng))
       }
     }
   }
@@ -163,7 +164,9 @@ struct SimulatedYear {
       let rules = rules
       call { engine, now in
         engine.reload(alarms: edited, source: Schedule(alarms: edited, zone: rules), now: now)
-      } configChange: { sim in sim.adopt(edited) }
+      } configChange: { sim in
+        sim.adopt(edited)
+      }
     case .snooze:
       guard engine?.state.session.map({ !$0.isSnoozed }) == true else { return }
       figures.snoozes += 1

@@ -47,7 +47,10 @@ struct AlarmFactory {
       let b = ((c.at + c.after) % 86_400 + 86_400) % 86_400
       var lo = min(a, b)
       var hi = max(a, b)
-      if hi - lo > 43_200 { swap(&lo, &hi); hi += 86_400 }  // around midnight
+      if hi - lo > 43_200 {
+        swap(&lo, &hi)
+        hi += 86_400
+      }  // around midnight
       s = Int64.random(in: (lo - 1800)...(hi + 1800), using: &rng)
       if Int.random(in: 0..<10, using: &rng) < 7 { s -= ((s % 60) + 60) % 60 }
     } else {
@@ -106,7 +109,8 @@ struct AlarmFactory {
       out[i].date = out[i].days.isEmpty && Bool.random(using: &rng) ? date(near: today, &rng) : nil
     case 4:
       out[i].ringFor = .seconds(Int64.random(in: 60...1800, using: &rng))
-      out[i].snooze = Bool.random(using: &rng) ? nil : .seconds(Int64.random(in: 60...900, using: &rng))
+      out[i].snooze =
+        Bool.random(using: &rng) ? nil : .seconds(Int64.random(in: 60...900, using: &rng))
     case 5:
       out[i].skip.insert(LocalDate(daysSinceEpoch: today + Int.random(in: 0...3, using: &rng)))
     case 6: out[i].label = "Edited \(Int.random(in: 0..<100, using: &rng))"

@@ -69,13 +69,30 @@ struct SimYearFigures: CustomStringConvertible {
   }
 
   mutating func add(_ o: SimYearFigures) {
-    runs += o.runs; calls += o.calls; expected += o.expected; rung += o.rung
-    missed += o.missed; duplicated += o.duplicated; late += o.late; spurious += o.spurious
-    blind += o.blind; expectedMissed += o.expectedMissed; rungLate += o.rungLate
-    staleRings += o.staleRings; unrecorded += o.unrecorded; superseded += o.superseded
-    silent += o.silent; badWakes += o.badWakes; codecMismatches += o.codecMismatches
-    restarts += o.restarts; jumpsForward += o.jumpsForward; jumpsBack += o.jumpsBack
-    edits += o.edits; snoozes += o.snoozes; stops += o.stops; offsetChanges += o.offsetChanges
+    runs += o.runs
+    calls += o.calls
+    expected += o.expected
+    rung += o.rung
+    missed += o.missed
+    duplicated += o.duplicated
+    late += o.late
+    spurious += o.spurious
+    blind += o.blind
+    expectedMissed += o.expectedMissed
+    rungLate += o.rungLate
+    staleRings += o.staleRings
+    unrecorded += o.unrecorded
+    superseded += o.superseded
+    silent += o.silent
+    badWakes += o.badWakes
+    codecMismatches += o.codecMismatches
+    restarts += o.restarts
+    jumpsForward += o.jumpsForward
+    jumpsBack += o.jumpsBack
+    edits += o.edits
+    snoozes += o.snoozes
+    stops += o.stops
+    offsetChanges += o.offsetChanges
     for p in o.problems { problem(p) }
   }
 

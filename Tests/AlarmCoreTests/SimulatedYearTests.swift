@@ -19,9 +19,10 @@ import Testing
     func wall(_ d: String, _ t: String) -> Int64 {
       o.instant(wall: Int64(day(d).daysSinceEpoch) * 86_400 + Int64(clock(t).secondsOfDay))
     }
-    #expect(o.transitions.map(\.at) == [
-      utc("2027-03-28T01:00:00Z").seconds, utc("2027-10-31T01:00:00Z").seconds,
-    ])
+    #expect(
+      o.transitions.map(\.at) == [
+        utc("2027-03-28T01:00:00Z").seconds, utc("2027-10-31T01:00:00Z").seconds,
+      ])
     // In the gap: the offset before it (+01:00), so 03:30 CEST.
     #expect(wall("2027-03-28", "02:30") == utc("2027-03-28T01:30:00Z").seconds)
     #expect(wall("2027-03-28", "03:00") == utc("2027-03-28T01:00:00Z").seconds)
@@ -42,7 +43,8 @@ import Testing
       for k in 0..<seeds {
         var sim = SimulatedYear(seed: first &+ UInt64(k) &+ UInt64(z) << 32, rules: rules)
         if let t = env["SIMYEAR_TRACE"], t.hasPrefix(id + ":") {
-          sim.traceCalls = Set(t.dropFirst(id.count + 1).split(separator: ",").compactMap { Int($0) })
+          sim.traceCalls = Set(
+            t.dropFirst(id.count + 1).split(separator: ",").compactMap { Int($0) })
         }
         figures.add(sim.run())
       }
