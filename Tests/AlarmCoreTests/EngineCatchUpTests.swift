@@ -107,6 +107,21 @@ import Testing
     #expect(e.advance(to: at(6, 45, day: 1)).sound == ["start work 600s"])
   }
 
+  /// Found by the simulated year: a clock that ran more than 12 h ahead
+  /// pruned the `rung` entry, and when NTP set it back the alarm rang twice.
+  @Test func clockAheadByMoreThanTheHistoryWindowThenBackNeverRingsTwice() throws {
+    var e = makeEngine([work])
+    _ = e.advance(to: at(6, 0))
+    #expect(e.advance(to: at(6, 45)).sound == ["start work 600s"])
+    _ = e.stop(now: at(6, 50))
+    _ = e.advance(to: at(1, 0, day: 1))  // 18 h ahead: before work's next occurrence
+    #expect(e.state.kinds.contains("rung work"))
+    var restarted = makeEngine([work], state: try saved(e))
+    _ = restarted.advance(to: at(6, 40))  // NTP sets it back
+    #expect(restarted.advance(to: at(6, 45)).sound.isEmpty)
+    #expect(restarted.advance(to: at(6, 45, day: 1)).sound == ["start work 600s"])
+  }
+
   @Test func clockGoingBackDuringASnoozeKeepsItShort() {
     var e = makeEngine([work])
     _ = e.advance(to: at(6, 45))

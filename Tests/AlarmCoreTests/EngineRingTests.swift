@@ -150,15 +150,24 @@ import Testing
     #expect(f.advance(to: at(6, 40)).hooks == ["pre_ring work"])
   }
 
-  @Test func historyIsPrunedToTwelveHours() {
-    var e = makeEngine([work])
+  @Test func historyIsPrunedToTwelveHoursRungEntriesToEightDays() {
+    var e = makeEngine([work], options: EngineOptions(maxScan: .seconds(60)))
     _ = e.advance(to: at(6, 0))
     _ = e.advance(to: at(6, 45))
     _ = e.stop(now: at(6, 46))
     _ = e.advance(to: at(18, 45, 30))
-    #expect(e.state.kinds == ["stopped work"])
+    #expect(e.state.kinds == ["rung work", "stopped work"])
     #expect(e.recentHistory(now: at(18, 45, 30)).isEmpty)  // stopped is not shown
     let a = e.advance(to: at(18, 46, 1))
-    #expect(e.state.history.isEmpty && a.saves)
+    #expect(e.state.kinds == ["rung work"] && a.saves)
+    #expect(e.recentHistory(now: at(18, 46, 1)).isEmpty)  // status shows 12 hours
+    // The rung entry outlives a clock run ahead by days (it stops a second
+    // ring when the clock is set back), not a week and a day.
+    let work2 = e.state
+    var later = makeEngine([], state: work2)
+    _ = later.advance(to: at(6, 44, day: 8))
+    #expect(later.state.kinds == ["rung work"])
+    _ = later.advance(to: at(6, 46, day: 8))
+    #expect(later.state.history.isEmpty)
   }
 }

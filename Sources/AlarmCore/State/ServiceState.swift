@@ -9,6 +9,11 @@ public struct ServiceState: Hashable, Sendable, Codable {
   public static let currentVersion = 1
   /// How long history entries are kept (by the instant they were recorded).
   public static let historyWindow: Duration = .seconds(12 * 3600)
+  /// How long `rung` entries are kept: they are what stops an occurrence
+  /// from ringing twice when the clock goes back over it, so they must
+  /// outlive a clock that ran ahead by more than `historyWindow` (a bad RTC,
+  /// a wrong NTP answer) and is then set back.
+  public static let rungMemory: Duration = .seconds(8 * 86_400)
   /// Hard bound on history entries, whatever happens to the clock.
   public static let historyLimit = 1000
 
@@ -39,12 +44,14 @@ public struct ServiceState: Hashable, Sendable, Codable {
     self.history = history
   }
 
-  /// Drops history entries recorded more than `historyWindow` before `now`
-  /// (entries "in the future", after the clock went back, are kept: they
-  /// remember rung occurrences) and keeps at most `historyLimit`.
+  /// Drops history entries recorded more than `historyWindow` before `now`,
+  /// `rung` ones only after `rungMemory` (entries "in the future", after the
+  /// clock went back, are kept: they remember rung occurrences), and keeps at
+  /// most `historyLimit`.
   public mutating func prune(now: Instant) {
     let cutoff = now - ServiceState.historyWindow
-    history.removeAll { $0.at < cutoff }
+    let rungCutoff = now - ServiceState.rungMemory
+    history.removeAll { $0.at < ($0.kind == .rung ? rungCutoff : cutoff) }
     if history.count > ServiceState.historyLimit {
       history.removeFirst(history.count - ServiceState.historyLimit)
     }

@@ -1,4 +1,5 @@
 import Glibc
+import CShim
 
 /// A change in a watched input directory.
 public enum InputDirectoryChange: Sendable, Hashable {
