@@ -88,7 +88,9 @@ func reference(_ stream: ArraySlice<UInt8>) -> [EvdevReading] {
       ns = o1 || o2 ? .max : b
     }
     out.append(
-      .key(EvdevKeyEvent(code: UInt16(code), edge: value == 1 ? .down : .up, timestampNanoseconds: ns)))
+      .key(
+        EvdevKeyEvent(code: UInt16(code), edge: value == 1 ? .down : .up, timestampNanoseconds: ns))
+    )
   }
   return out
 }

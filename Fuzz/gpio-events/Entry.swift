@@ -43,7 +43,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .event(let e):
       // The threshold timer fires before a later edge is read.
       if let due = detector.deadline, due <= e.timestampNanoseconds {
-        require(detector.threshold(now: due) == .long, "deadline \(due) passed without a long press")
+        require(
+          detector.threshold(now: due) == .long, "deadline \(due) passed without a long press")
         require(detector.deadline == nil, "a deadline after the long press")
       }
       _ = detector.edge(e.pressEdge, at: e.timestampNanoseconds)

@@ -99,7 +99,9 @@ func same(_ a: TOMLValue, _ b: TOMLValue) -> Bool {
       && zip(x.elements, y.elements).allSatisfy { same($0.value, $1.value) }
   case (.table(let x), .table(let y)):
     return x.entries.count == y.entries.count
-      && zip(x.entries, y.entries).allSatisfy { $0.key == $1.key && same($0.node.value, $1.node.value) }
+      && zip(x.entries, y.entries).allSatisfy {
+        $0.key == $1.key && same($0.node.value, $1.node.value)
+      }
   case (.array, _), (.table, _), (.float, _):
     return false
   default:
