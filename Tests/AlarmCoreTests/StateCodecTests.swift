@@ -105,6 +105,17 @@ import Testing
     }
   }
 
+  /// Found by the `state` fuzz target: a key from the file went into the
+  /// reason unescaped, so a corrupt file could put a newline (a fake log
+  /// line) or a megabyte of key into the log.
+  @Test func rejectionReasonsAreOneShortLine() {
+    rejects(#"{"version": 1, "skip_nex\#u{7F}t": {}}"#, #"skip_nex\u{7F}t: unknown field"#)
+    rejects(#"{"version": 1, "a\nb": 1}"#, #"a\nb: unknown field"#)
+    rejects(#"{"version": 1, "a\nb": 1, "a\nb": 2}"#, #"duplicate key "a\nb""#)
+    let long = String(repeating: "k", count: 10_000)
+    rejects(#"{"version": 1, ""# + long + #"": 1}"#, String(repeating: "k", count: 80) + "...:")
+  }
+
   /// Every truncation and thousands of byte mutations of a real file:
   /// decoded or rejected, never a crash.
   @Test func mutationsNeverCrash() {

@@ -175,7 +175,7 @@ private struct JSONReader {
         throw fail("expected a string key")
       }
       let key = try string()
-      guard members[key] == nil else { throw fail("duplicate key \"\(key)\"") }
+      guard members[key] == nil else { throw fail("duplicate key \"\(printable(key))\"") }
       skipSpace()
       guard pos < bytes.count, bytes[pos] == UInt8(ascii: ":") else { throw fail("expected ':'") }
       pos += 1

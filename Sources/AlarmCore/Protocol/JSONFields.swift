@@ -29,7 +29,7 @@ struct JSONFields {
   /// Rejects members other than `known` (typos, corruption).
   func onlyKnown(_ known: Set<String>) throws(JSONFieldError) {
     if let extra = members.keys.sorted().first(where: { !known.contains($0) }) {
-      throw fail(extra, "unknown field")
+      throw fail(printable(extra), "unknown field")
     }
   }
 

@@ -165,10 +165,14 @@ public enum StateCodec {
 }
 
 /// `'text'` for messages, with control characters escaped and long text cut.
-func singleQuoted(_ text: String) -> String {
+func singleQuoted(_ text: String) -> String { "'" + printable(text) + "'" }
+
+/// Untrusted text for a one-line message: control characters escaped (a
+/// newline from a corrupt file must not start a fake log line), cut at 80.
+func printable(_ text: String) -> String {
   var out = ""
   for s in text.unicodeScalars.prefix(80) {
     out += s.properties.generalCategory == .control ? s.escaped(asASCII: true) : String(s)
   }
-  return "'" + out + (text.unicodeScalars.count > 80 ? "..." : "") + "'"
+  return out + (text.unicodeScalars.count > 80 ? "..." : "")
 }
