@@ -5,4 +5,5 @@
 #include "cshim_event.h"
 #include "cshim_input.h"
 #include "cshim_audio.h"
+#include "cshim_process.h"
 #endif
