@@ -13,6 +13,13 @@ public struct HookResult: Sendable, Hashable {
   public var status: ExitStatus
   /// True when the runner killed it for overrunning its timeout.
   public var timedOut: Bool
+
+  public init(name: String, pid: Int32, status: ExitStatus, timedOut: Bool) {
+    self.name = name
+    self.pid = pid
+    self.status = status
+    self.timedOut = timedOut
+  }
 }
 
 /// Runs hook commands as child processes from the service's event loop, never blocking it.
