@@ -8,7 +8,8 @@ import Testing
   @Test func alarmVariablesUseLocalTimeWithOffset() {
     // 2027-03-28 04:45 UTC: the first morning of summer time in Berlin.
     let call = HookCall(
-      event: .preRing, alarmID: "weekday-0645", label: "Work", firing: Instant(seconds: 1_806_209_100))
+      event: .preRing, alarmID: "weekday-0645", label: "Work",
+      firing: Instant(seconds: 1_806_209_100))
     #expect(
       HookEnvironment.variables(for: call, zone: berlin) == [
         "ALARM_ID": "weekday-0645", "ALARM_LABEL": "Work", "ALARM_EVENT": "pre_ring",

@@ -35,14 +35,16 @@ import Testing
     defer { try? SignalFd.unblock([SIGHUP, SIGCHLD]) }
 
     let call = HookCall(
-      event: .ring, alarmID: "weekday-0645", label: "Work day", firing: Instant(seconds: 1_806_209_100))
+      event: .ring, alarmID: "weekday-0645", label: "Work day",
+      firing: Instant(seconds: 1_806_209_100))
     let config = HooksConfig(commands: [.ring: ["record-hook", "two words", "$HOME", "*", "a\"b"]])
     let pid = try #require(h.retryingBusy { h.runner.run(call, hooks: config, zone: berlin) })
     #expect(try h.spinUntilIdle())
 
     let text = h.read("record.txt")
     let lines = text.split(separator: "\n").map(String.init)
-    #expect(lines.filter { $0.hasPrefix("arg=") } == ["arg=two words", "arg=$HOME", "arg=*", "arg=a\"b"])
+    #expect(
+      lines.filter { $0.hasPrefix("arg=") } == ["arg=two words", "arg=$HOME", "arg=*", "arg=a\"b"])
     #expect(lines.contains("env:ALARM_ID=weekday-0645"))
     #expect(lines.contains("env:ALARM_LABEL=Work day"))
     #expect(lines.contains("env:ALARM_EVENT=ring"))
@@ -54,12 +56,14 @@ import Testing
     #expect(lines.contains("SigBlk:\t0000000000000000"))
     // No standard signal ignored (SIGPIPE is, in the service and here); glibc itself
     // leaves its two internal real-time signals (32, 33) ignored in a spawned child.
-    let ignored = try #require(lines.first { $0.hasPrefix("SigIgn:") }.flatMap {
-      UInt64($0.dropFirst(8), radix: 16)
-    })
+    let ignored = try #require(
+      lines.first { $0.hasPrefix("SigIgn:") }.flatMap {
+        UInt64($0.dropFirst(8), radix: 16)
+      })
     #expect(ignored & 0x7fff_ffff == 0)  // bit n-1 is signal n
     #expect(lines.contains("pgid=\(pid) pid=\(pid)"))
-    #expect(h.record.results == [HookResult(name: "ring", pid: pid, status: .exited(0), timedOut: false)])
+    #expect(
+      h.record.results == [HookResult(name: "ring", pid: pid, status: .exited(0), timedOut: false)])
     #expect(h.record.level(of: "hook ring: done") == .info)
   }
 
@@ -88,9 +92,13 @@ import Testing
 
     #expect(elapsed >= .seconds(1) && elapsed < .seconds(5))
     #expect(ticks >= 12, "the loop served its other descriptors meanwhile")
-    #expect(h.record.results == [HookResult(name: "pre_ring", pid: pid, status: .signaled(SIGTERM), timedOut: true)])
+    #expect(
+      h.record.results == [
+        HookResult(name: "pre_ring", pid: pid, status: .signaled(SIGTERM), timedOut: true)
+      ])
     #expect(h.record.level(of: "still running after 1s; terminating it") == .warning)
-    #expect(!h.record.lines(containing: "hook pre_ring: timed out after 1s, killed by signal 15").isEmpty)
+    #expect(
+      !h.record.lines(containing: "hook pre_ring: timed out after 1s, killed by signal 15").isEmpty)
     #expect(Processes.liveMembers(ofGroup: pid).isEmpty)
   }
 
@@ -142,7 +150,8 @@ import Testing
       h.record.level(of: "hook stop: cannot run 'no-such-hook-program': not found in PATH (")
         == .error)
     #expect(h.runner.run(["/nonexistent/lamp"], timeout: .seconds(5), name: "ring") == nil)
-    let line = try #require(h.record.lines(containing: "hook ring: cannot run '/nonexistent/lamp'").first)
+    let line = try #require(
+      h.record.lines(containing: "hook ring: cannot run '/nonexistent/lamp'").first)
     #expect(line.contains("No such file or directory (errno 2)"))
     #expect(h.runner.run([], timeout: .seconds(5), name: "missed") == nil)
     #expect(h.record.level(of: "hook missed: no command to run") == .error)
@@ -160,15 +169,20 @@ import Testing
 
   @Test func aNonZeroExitIsLoggedWithItsStatus() throws {
     let h = try HookHarness()
-    let pid = try #require(h.runner.run(["sh", "-c", "exit 3"], timeout: .seconds(5), name: "snooze"))
+    let pid = try #require(
+      h.runner.run(["sh", "-c", "exit 3"], timeout: .seconds(5), name: "snooze"))
     #expect(try h.spinUntilIdle())
-    #expect(h.record.results == [HookResult(name: "snooze", pid: pid, status: .exited(3), timedOut: false)])
+    #expect(
+      h.record.results == [
+        HookResult(name: "snooze", pid: pid, status: .exited(3), timedOut: false)
+      ])
     #expect(h.record.level(of: "hook snooze: exited with status 3") == .warning)
   }
 
   @Test func aHookKilledByASignalIsLoggedWithIt() throws {
     let h = try HookHarness()
-    _ = try #require(h.runner.run(["sh", "-c", "kill -USR1 $$"], timeout: .seconds(5), name: "stop"))
+    _ = try #require(
+      h.runner.run(["sh", "-c", "kill -USR1 $$"], timeout: .seconds(5), name: "stop"))
     #expect(try h.spinUntilIdle())
     #expect(h.record.results.map(\.status) == [.signaled(SIGUSR1)])
     #expect(!h.record.lines(containing: "hook stop: killed by signal \(SIGUSR1) (").isEmpty)
@@ -209,8 +223,12 @@ import Testing
     let command = "(sleep 0.3; echo late) & echo early"
     let pid = try #require(h.runner.run(["sh", "-c", command], timeout: .seconds(5), name: "ring"))
     #expect(try h.spinUntilIdle())
-    #expect(h.record.lines(containing: "output: ") == ["hook ring output: early", "hook ring output: late"])
-    #expect(h.record.results == [HookResult(name: "ring", pid: pid, status: .exited(0), timedOut: false)])
+    #expect(
+      h.record.lines(containing: "output: ") == [
+        "hook ring output: early", "hook ring output: late",
+      ])
+    #expect(
+      h.record.results == [HookResult(name: "ring", pid: pid, status: .exited(0), timedOut: false)])
   }
 
   @Test func hooksBeyondTheCapAreDroppedAndStopAllEndsTheRest() throws {

@@ -1,7 +1,8 @@
+import CShim
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import CShim
 
 /// How a hook's process ended.
 public enum ExitStatus: Sendable, Hashable, CustomStringConvertible {
@@ -76,8 +77,10 @@ enum HookProcess {
     try check(
       "posix_spawn_file_actions_addopen(/dev/null)",
       posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0))
-    try check("posix_spawn_file_actions_adddup2", posix_spawn_file_actions_adddup2(&actions, out, 1))
-    try check("posix_spawn_file_actions_adddup2", posix_spawn_file_actions_adddup2(&actions, out, 2))
+    try check(
+      "posix_spawn_file_actions_adddup2", posix_spawn_file_actions_adddup2(&actions, out, 1))
+    try check(
+      "posix_spawn_file_actions_adddup2", posix_spawn_file_actions_adddup2(&actions, out, 2))
     // Everything the service opens is O_CLOEXEC; this also covers what libraries (ALSA)
     // or the service's own parent left without it.
     try check("posix_spawn_file_actions_addclosefrom_np", cshim_spawn_addclosefrom(&actions, 3))

@@ -1,8 +1,9 @@
+import AlarmCore
+import CShim
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import AlarmCore
-import CShim
 
 /// How one hook run ended, for `HookRunner.onFinish`.
 public struct HookResult: Sendable, Hashable {
@@ -282,7 +283,9 @@ public final class HookRunner {
         "hook \(hook.name): \(hook.capture.dropped) more bytes of output were not logged")
     }
     if hook.timedOut {
-      log(.warning, "hook \(hook.name): timed out after \(DurationText.format(hook.timeout)), \(status)")
+      log(
+        .warning,
+        "hook \(hook.name): timed out after \(DurationText.format(hook.timeout)), \(status)")
     } else if status.isSuccess {
       log(.info, "hook \(hook.name): done")
     } else {
