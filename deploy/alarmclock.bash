@@ -57,7 +57,12 @@ _alarmclock() {
     --sound)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
-    --from | --count | --volume | --ramp | --seconds | --label | --date)
+    --unset)
+      mapfile -t COMPREPLY < <(compgen -W "days date label sound volume ramp snooze
+        ring_for skip id enabled" -- "$cur")
+      return ;;
+    --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
+      | --ring-for | --skip | --id)
       return ;;
   esac
 
@@ -71,8 +76,10 @@ _alarmclock() {
     status) opts="--socket --json" ;;
     snooze | stop | reload) opts="--socket" ;;
     skip | unskip | ring) opts="--socket" ;;
-    add) opts="--config --days --label --sound --date" ;;
-    edit) opts="--config --days --label --sound --date" ;;
+    add) opts="--config --days --date --label --sound --volume --ramp --snooze --no-snooze
+      --ring-for --skip --id --disabled" ;;
+    edit) opts="--config --time --days --date --label --sound --volume --ramp --snooze
+      --no-snooze --ring-for --skip --id --disabled --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
     *) return ;;
   esac
@@ -85,7 +92,7 @@ _alarmclock() {
   local positional=0
   for ((i = 2; i < cword; i++)); do
     case "${words[i]}" in
-      --json | --loop | --help) ;;
+      --json | --loop | --help | --no-snooze | --disabled | --enabled) ;;
       -*) ((i++)) ;;
       *) ((positional++)) ;;
     esac

@@ -8,6 +8,19 @@ let commands: [any Command.Type] = [
   ListCommand.self,
   NextCommand.self,
   PlayCommand.self,
+  AddCommand.self,
+  EditCommand.self,
+  RemoveCommand.self,
+  EnableCommand.self,
+  DisableCommand.self,
+  RunCommand.self,
+  StatusCommand.self,
+  SnoozeCommand.self,
+  StopCommand.self,
+  SkipCommand.self,
+  UnskipCommand.self,
+  ReloadCommand.self,
+  RingCommand.self,
 ]
 
 @MainActor func topLevelHelp() -> String {

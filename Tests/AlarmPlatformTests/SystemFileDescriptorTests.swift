@@ -68,7 +68,9 @@ import Testing
   }
 
   @Test func nonBlockingReadReportsWouldBlock() throws {
-    let (r, _) = try FileDescriptor.pipe(nonBlocking: true)
+    // The write end stays open: with it closed the read would see end of file.
+    let (r, w) = try FileDescriptor.pipe(nonBlocking: true)
+    defer { w.close() }
     do {
       _ = try r.readSome(maxCount: 10)
       Issue.record("read of an empty non-blocking pipe returned")

@@ -2,6 +2,7 @@ import AlarmCore
 import AlarmPlatform
 import Foundation
 import Glibc
+import Synchronization
 import Testing
 
 @Suite struct SystemLoggerTests {
@@ -12,11 +13,19 @@ import Testing
   ) throws -> String {
     let (r, w) = try FileDescriptor.pipe()
     let logger = Logger(fd: w.rawValue, environment: try environment(w), minimumLevel: minimumLevel)
+    // Drained on another thread: more than a pipe buffer (64 KiB) of lines would block.
+    let collected = Mutex<[UInt8]>([])
+    let drained = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      while case let chunk? = try? r.readSome(maxCount: 4096), !chunk.isEmpty {
+        collected.withLock { $0 += chunk }
+      }
+      drained.signal()
+    }
     body(logger)
     w.close()
-    var out: [UInt8] = []
-    while case let chunk = try r.readSome(maxCount: 4096), !chunk.isEmpty { out += chunk }
-    return String(decoding: out, as: UTF8.self)
+    drained.wait()
+    return String(decoding: collected.withLock { $0 }, as: UTF8.self)
   }
 
   private func journalStream(of fd: FileDescriptor) throws -> Environment {

@@ -16,11 +16,10 @@ public final class SinkRecorder: @unchecked Sendable {
   private var watching = true
   private var watcher: Thread?
 
-  /// Starts recording and returns once data flows.
-  public init(directory: String) throws {
+  /// Starts recording `sink`'s monitor and returns once data flows.
+  public init(directory: String, sink: String = PulseTestServer.sink) throws {
     path = directory + "/monitor.raw"
     _ = FileManager.default.createFile(atPath: path, contents: nil)
-    let sink = PulseTestServer.sink
     keepAlive = Process()
     keepAlive.executableURL = URL(fileURLWithPath: "/usr/bin/pacat")
     keepAlive.arguments = [

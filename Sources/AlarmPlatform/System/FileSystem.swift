@@ -131,13 +131,28 @@ public enum AtomicFile {
   public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644)
     throws(SystemError)
   {
+    let always: () throws(SystemError) -> Bool = { true }
+    _ = try write(bytes, to: path, mode: mode, owner: nil, commitIf: always)
+  }
+
+  /// Like `write(_:to:mode:)`, and also gives the file `owner` (uid, gid) when allowed
+  /// (a failing chown is ignored: only root may give files away), and calls `commitIf`
+  /// right before the rename: when it returns false the temp file is removed, `path` is
+  /// left as it is, and the result is false. Lets a config editor refuse to overwrite a
+  /// file that someone changed while the edit was being prepared.
+  public static func write(
+    _ bytes: [UInt8], to path: String, mode: mode_t, owner: (uid: uid_t, gid: gid_t)?,
+    commitIf: () throws(SystemError) -> Bool
+  ) throws(SystemError) -> Bool {
     let dir = FileSystem.directoryName(path)
     let temp = "\(dir)/.\(FileSystem.baseName(path)).tmp-\(getpid())-\(nextSerial())"
     let fd = try FileDescriptor.open(temp, O_WRONLY | O_CREAT | O_EXCL, mode: mode)
     do throws(SystemError) {
       defer { fd.close() }
-      // The process umask must not weaken or widen the requested mode.
       let raw = fd.rawValue
+      if let owner { _ = fchown(raw, owner.uid, owner.gid) }
+      // The process umask must not weaken or widen the requested mode (and fchown may
+      // have cleared set-id bits).
       try retryingEINTR("fchmod(\(temp))") { fchmod(raw, mode) }
       try fd.writeAll(bytes)
       try fd.sync()
@@ -146,6 +161,10 @@ public enum AtomicFile {
       throw error
     }
     do throws(SystemError) {
+      guard try commitIf() else {
+        try? FileSystem.remove(temp)
+        return false
+      }
       try FileSystem.rename(temp, to: path)
     } catch {
       try? FileSystem.remove(temp)
@@ -154,6 +173,7 @@ public enum AtomicFile {
     let dirFD = try FileDescriptor.open(dir, O_RDONLY | O_DIRECTORY)
     defer { dirFD.close() }
     try dirFD.sync()
+    return true
   }
 
   /// Writes a string's UTF-8 bytes atomically.

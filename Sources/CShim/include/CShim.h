@@ -5,5 +5,6 @@
 #include "cshim_event.h"
 #include "cshim_input.h"
 #include "cshim_audio.h"
+#include "cshim_time.h"
 #include "cshim_process.h"
 #endif

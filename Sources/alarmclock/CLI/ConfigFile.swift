@@ -76,11 +76,16 @@ enum ConfigFile {
   static func load(_ path: String, environment: [String: String], now: Instant?) -> Result<
     LoadedConfig, ConfigFileError
   > {
-    let bytes: [UInt8]
     switch read(path) {
-    case .success(let b): bytes = b
+    case .success(let bytes): return decode(bytes, path: path, environment: environment, now: now)
     case .failure(let reason): return .failure(reason)
     }
+  }
+
+  /// Decodes and validates config bytes read from `path` and resolves the time zone.
+  static func decode(
+    _ bytes: [UInt8], path: String, environment: [String: String], now: Instant?
+  ) -> Result<LoadedConfig, ConfigFileError> {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       return .failure(ConfigFileError("\(path): not UTF-8 text"))
     }
@@ -119,4 +124,12 @@ func currentInstant() -> Instant {
   var ts = timespec()
   clock_gettime(CLOCK_REALTIME, &ts)
   return Instant(seconds: Int64(ts.tv_sec))
+}
+
+/// The running binary's path (for sounds installed beside it).
+func executablePath() -> String {
+  var buf = [CChar](repeating: 0, count: 4096)
+  let n = readlink("/proc/self/exe", &buf, buf.count - 1)
+  guard n > 0 else { return CommandLine.arguments.first ?? "" }
+  return String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

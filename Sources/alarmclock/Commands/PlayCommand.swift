@@ -222,10 +222,3 @@ private func installInterrupt(_ player: Player) {
   signal(SIGINT, handler)
   signal(SIGTERM, handler)
 }
-
-private func executablePath() -> String {
-  var buf = [CChar](repeating: 0, count: 4096)
-  let n = readlink("/proc/self/exe", &buf, buf.count - 1)
-  guard n > 0 else { return CommandLine.arguments.first ?? "" }
-  return String(decoding: buf[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}

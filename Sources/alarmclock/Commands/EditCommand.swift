@@ -1,0 +1,60 @@
+import AlarmCore
+
+/// `alarmclock edit ID`: changes keys of one alarm in place.
+struct EditCommand: Command {
+  static let name = "edit"
+  static let summary = "change an alarm in the config file"
+  static let help = """
+    usage: alarmclock edit ID [OPTIONS] [--unset KEY]... [--config PATH]
+
+    Changes the alarm ID where it is written: the given keys are set in place, new
+    keys get lines of their own, and every other line of the file (comments too)
+    stays as it is. When its id is derived from the label and time and one of those
+    changes, id = "ID" is written into the alarm so that its id stays the same.
+
+    options:
+      --time TIME       HH:MM or HH:MM:SS
+    \(AlarmOptions.help)
+      --enabled         written with enabled = true
+      --unset KEY       remove KEY from the alarm (days, date, label, sound, volume,
+                        ramp, snooze, ring_for, skip, id, enabled): it inherits
+                        [defaults] again (repeatable)
+    """
+  var configPath: String?
+  var id: String
+  var changes = AlarmChanges()
+
+  init(arguments: inout Arguments) throws(UsageError) {
+    configPath = try arguments.option("--config")
+    try AlarmOptions.read(&arguments, into: &changes)
+    if arguments.flag("--enabled") {
+      guard changes.values[.enabled] == nil else {
+        throw UsageError("--enabled and --disabled contradict each other")
+      }
+      changes.values[.enabled] = .boolean(true)
+    }
+    for name in try arguments.options("--unset") {
+      guard let key = AlarmKey(rawValue: name == "ring-for" ? "ring_for" : name),
+        key != .time
+      else {
+        throw UsageError(
+          "--unset wants one of days, date, label, sound, volume, ramp, snooze, ring_for, "
+            + "skip, id, enabled, not '\(name)'")
+      }
+      changes.unset.insert(key)
+    }
+    id = try arguments.positional("ID")
+    if changes.isEmpty { throw UsageError("nothing to change: give an option such as --time") }
+  }
+
+  func run() -> Int32 {
+    let editing = ConfigEditing(configOption: configPath)
+    return editing.run(.edit(id: id, changes)) { result, zone in
+      printOut(
+        result.changed ? "changed alarm '\(result.alarmID)'" : "alarm '\(id)' already is so")
+      if let alarm = result.config.alarm(id: result.alarmID) {
+        printOut(ConfigEditing.nextLine(alarm, zone: zone, env: editing.env))
+      }
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import AlarmCore
+import AlarmPlatform
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `alarmclock run`: the service, in the foreground.
+struct RunCommand: Command {
+  static let name = "run"
+  static let summary = "run the alarm service in the foreground"
+  static let help = """
+    usage: alarmclock run [--config PATH] [--state-dir DIR] [--socket PATH]
+                          [--log-level LEVEL] [--no-terminal]
+
+    Runs the service: rings the alarms of the config, keeps its state in the state
+    directory and answers 'alarmclock status', 'snooze', 'stop', ... on the control
+    socket. Edits of the config apply at once; an invalid edit is refused and the
+    last good config stays in force. On a terminal, space or s snoozes and Enter or
+    x stops. SIGTERM or SIGINT stops it, SIGHUP reads the config again.
+
+    Defaults: --config /etc/alarmclock/alarms.toml (or $ALARMCLOCK_CONFIG),
+    --state-dir /var/lib/alarmclock and --socket /run/alarmclock/control.sock,
+    unless the config's [settings] says otherwise. --log-level: error, warning,
+    notice, info (the default) or debug.
+    """
+  var configPath: String?
+  var stateDir: String?
+  var socket: String?
+  var level: LogLevel
+  var useTerminal: Bool
+
+  init(arguments: inout Arguments) throws(UsageError) {
+    configPath = try arguments.option("--config")
+    stateDir = try arguments.option("--state-dir")
+    socket = try arguments.option("--socket")
+    let levelName = try arguments.option("--log-level") ?? "info"
+    guard let level = LogLevel(name: levelName) else {
+      throw UsageError("--log-level must be error, warning, notice, info or debug")
+    }
+    self.level = level
+    useTerminal = !arguments.flag("--no-terminal")
+  }
+
+  func run() -> Int32 {
+    let env = processEnvironment()
+    let log = Logger(fd: 2, environment: Environment(env), minimumLevel: level)
+    let path = ConfigFile.path(configPath, environment: env)
+    let now = currentInstant()
+    // The state directory and socket may be set in the config itself.
+    var settings: Settings? = nil
+    if case .success(let loaded) = ConfigFile.load(path, environment: env, now: now) {
+      settings = loaded.config?.settings
+    }
+    let paths = ServicePaths(
+      config: path, stateFlag: stateDir, socketFlag: socket, settings: settings)
+    let configs = ConfigKeeper(
+      path: path, stateDir: paths.stateDir, environment: env, now: now,
+      log: { log.log($0, $1) })
+    log.info(
+      "alarmclock \(Service.version): config \(path), state \(paths.stateDir), "
+        + "socket \(paths.socket)")
+    let service: Service
+    do throws(SystemError) {
+      service = try Service(paths: paths, configs: configs, environment: env, log: log)
+    } catch {
+      log.error("cannot start: \(error)")
+      return ExitCode.failure
+    }
+    return service.run(terminal: useTerminal && isatty(0) == 1)
+  }
+}

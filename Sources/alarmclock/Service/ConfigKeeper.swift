@@ -1,0 +1,122 @@
+import AlarmCore
+import AlarmPlatform
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The config in force, which is always the last good one, and what is wrong with the file
+/// on disk when it is not.
+///
+/// Every good config is also copied to `last-good.toml` in the state directory, so that a
+/// typo made at night followed by a power cut still leaves the morning's alarms in force:
+/// at start-up a broken file falls back to that copy (loudly).
+final class ConfigKeeper {
+  /// One usable config.
+  struct Snapshot {
+    var config: Config
+    var zone: TimeZoneRules
+    /// The file it was read from (the config, or the last-good copy).
+    var source: String
+  }
+
+  /// What looking at the file again found.
+  enum Outcome {
+    /// Same bytes as last time: nothing to do (editors make several events per save).
+    case unchanged
+    /// A new good config is in force; its warnings, `path:line:col: message`.
+    case applied(warnings: [String])
+    /// The file is unusable; the config in force stays. Its errors.
+    case rejected(errors: [String])
+  }
+
+  let path: String
+  let lastGoodPath: String
+  let environment: [String: String]
+  private(set) var current: Snapshot
+  /// Errors of the file on disk; empty when it is the config in force.
+  private(set) var errors: [String] = []
+  /// The bytes last looked at, good or bad.
+  private var seen: [UInt8]?
+
+  /// Loads `path`, falling back to the last good copy, then to no alarms at all; every
+  /// problem goes to `log`.
+  init(
+    path: String, stateDir: String, environment: [String: String], now: Instant,
+    log: (LogLevel, String) -> Void
+  ) {
+    self.path = path
+    lastGoodPath = stateDir + "/last-good.toml"
+    self.environment = environment
+    current = ConfigKeeper.empty(path: path, environment: environment)
+    switch reload(now: now) {
+    case .applied(let warnings):
+      for w in warnings { log(.warning, w) }
+    case .rejected(let errors):
+      for e in errors { log(.error, e) }
+      if let saved = ConfigKeeper.decode(lastGoodPath, environment: environment, now: now) {
+        current = saved
+        log(
+          .error,
+          "\(path) is unusable: ringing the last good config, saved in \(lastGoodPath), "
+            + "until the file is fixed")
+      } else {
+        log(.error, "\(path) is unusable and no earlier good config is saved: no alarm is set")
+      }
+    case .unchanged: break
+    }
+  }
+
+  /// Reads the file again and applies it if it is good.
+  func reload(now: Instant) -> Outcome {
+    let bytes: [UInt8]
+    switch ConfigFile.read(path) {
+    case .failure(let reason):
+      seen = nil
+      errors = [reason.description]
+      return .rejected(errors: errors)
+    case .success(let b): bytes = b
+    }
+    if bytes == seen { return .unchanged }
+    seen = bytes
+    let loaded: LoadedConfig
+    switch ConfigFile.decode(bytes, path: path, environment: environment, now: now) {
+    case .failure(let reason):
+      errors = [reason.description]
+      return .rejected(errors: errors)
+    case .success(let l): loaded = l
+    }
+    guard let config = loaded.config else {
+      errors = loaded.messages.filter { !$0.contains(": warning: ") }
+      if errors.isEmpty { errors = loaded.messages }
+      return .rejected(errors: errors)
+    }
+    errors = []
+    current = Snapshot(config: config, zone: loaded.zone, source: path)
+    // Best effort: without the copy only the fallback after a restart is lost.
+    try? AtomicFile.write(bytes, to: lastGoodPath, mode: 0o640)
+    return .applied(warnings: loaded.result.warnings.map { $0.formatted(path: path) })
+  }
+
+  /// `ConfigStatus` for `status`.
+  var status: ConfigStatus {
+    ConfigStatus(path: path, ok: errors.isEmpty, errors: errors)
+  }
+
+  private static func decode(_ path: String, environment: [String: String], now: Instant)
+    -> Snapshot?
+  {
+    guard case .success(let loaded) = ConfigFile.load(path, environment: environment, now: now),
+      let config = loaded.config
+    else { return nil }
+    return Snapshot(config: config, zone: loaded.zone, source: path)
+  }
+
+  /// No alarms, default settings: what runs when nothing usable exists yet.
+  private static func empty(path: String, environment: [String: String]) -> Snapshot {
+    let zone = ZoneLoader.system(environment: environment)
+    // The empty document is valid by construction; the force is checked by the tests.
+    let config = ConfigDecoder.decode("", path: path, now: nil).config!
+    return Snapshot(config: config, zone: zone, source: path)
+  }
+}

@@ -1,0 +1,125 @@
+import AlarmCore
+import AlarmPlatform
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Carrying out what the engine decides: sound, hooks, log lines, the state file.
+extension Service {
+  func perform(_ actions: [EngineAction]) {
+    var save = false
+    for action in actions {
+      switch action {
+      case .startSound(let alarm, let remaining, let resumed):
+        startSound(alarm, remaining: remaining, resumed: resumed)
+      case .stopSound:
+        awaitingFirstFrame = nil
+        ringer.stop()
+      case .hook(let call):
+        runHook(call)
+      case .log(let level, let text):
+        log.log(level, text)
+      case .saveState:
+        save = true
+      }
+    }
+    // After the sound: a slow disk must not delay the ring.
+    if save { saveState() }
+  }
+
+  private func startSound(_ alarm: Alarm, remaining: Duration, resumed: Bool) {
+    let now = currentInstant()
+    // The scheduled instant (a firing or a snooze's end), unless this is a late start.
+    if let s = engine.state.session, s.periodStart == now, !resumed {
+      awaitingFirstFrame = s.periodStart
+    } else {
+      awaitingFirstFrame = nil
+    }
+    if resumed { log.notice("resuming the ring of '\(alarm.id)' for \(remaining)") }
+    prepared = nil
+    ringer.start(ringRequest(alarm, remaining: remaining))
+  }
+
+  /// What the ringer plays for `alarm`. A sound that cannot be found is passed on as
+  /// given: the ringer then rings the fallback tone and says why.
+  func ringRequest(_ alarm: Alarm, remaining: Duration) -> RingRequest {
+    var sound: String? = nil
+    if let name = alarm.sound {
+      do throws(SoundError) {
+        sound = try Service.soundResolver(config).resolve(name)
+      } catch {
+        log.warning("alarm '\(alarm.id)': \(error); the fallback tone rings instead")
+        sound = name
+      }
+    }
+    let audio = config.audio
+    return RingRequest(
+      sound: sound, volume: alarm.volume, ramp: alarm.ramp, loop: true,
+      // A backstop only: the engine's own deadline stops the sound first.
+      maxDuration: remaining + .seconds(5),
+      devices: [audio.device] + audio.fallbackDevices.filter { $0 != audio.device },
+      mixer: audio.mixer.map { MixerSetting(control: $0, ctl: audio.mixerDevice) })
+  }
+
+  /// Ringer events arrive here on the loop thread, through the mailbox.
+  func ringerEvent(_ event: RingerEvent) {
+    switch event {
+    case .firstFrame(let device, let realtime):
+      if let firing = awaitingFirstFrame {
+        let late = realtime - .seconds(firing.seconds)
+        log.info("first frame on \(device) \(milliseconds(late)) after the scheduled time")
+      }
+      awaitingFirstFrame = nil
+      audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
+    case .fallbackTone(let error):
+      log.warning("audio: \(error); ringing the fallback tone")
+    case .deviceFailed(let error):
+      audioStatus = InputStatus(name: "audio", available: false, detail: "\(error)")
+    case .deviceOpened(let device, let isFallback):
+      if isFallback { log.warning("audio: playing on the fallback device \(device)") }
+    case .deviceReopened(let device):
+      log.notice("audio: \(device) is back; the ring goes on")
+      audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
+    case .noDevice(let devices):
+      let text = "no audio device could be opened (tried \(devices.joined(separator: ", ")))"
+      log.error("audio: \(text); retrying")
+      audioStatus = InputStatus(name: "audio", available: false, detail: text)
+    case .mixerFailed(let error):
+      log.warning("audio: mixer: \(error)")
+    case .stopped:
+      if audioStatus.available {
+        audioStatus = InputStatus(name: "audio", available: true, detail: "idle")
+      }
+    }
+  }
+
+  /// Writes the state file; on failure the sound goes on and the write is retried.
+  func saveState() {
+    do throws(SystemError) {
+      try store.save(engine.state)
+      if saveFailing { log.notice("state file written again: \(store.path)") }
+      saveFailing = false
+      try? retryTimer.disarm()
+    } catch {
+      if !saveFailing {
+        log.error(
+          "cannot write the state file: \(error); retrying every \(Service.saveRetry)")
+      }
+      saveFailing = true
+      try? retryTimer.arm(after: Service.saveRetry)
+    }
+  }
+
+  func runHook(_ call: HookCall) {
+    guard config.hooks.commands[call.event] != nil else { return }
+    log.debug("hook \(call.event) for '\(call.alarmID)'")
+  }
+}
+
+/// `1.23 ms`.
+func milliseconds(_ d: Duration) -> String {
+  let (s, atto) = d.components
+  let ms = Double(s) * 1000 + Double(atto) / 1e15
+  return "\((ms * 100).rounded() / 100) ms"
+}
