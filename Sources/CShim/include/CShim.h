@@ -6,4 +6,5 @@
 #include "cshim_input.h"
 #include "cshim_audio.h"
 #include "cshim_time.h"
+#include "cshim_process.h"
 #endif
