@@ -112,8 +112,8 @@ extension Service {
   }
 
   func runHook(_ call: HookCall) {
-    guard config.hooks.commands[call.event] != nil else { return }
-    log.debug("hook \(call.event) for '\(call.alarmID)'")
+    let text = AlarmText(DisplayLocale(environment: environment))
+    hooks.run(call, hooks: config.hooks, zone: zone, defaultLabel: text.defaultLabel)
   }
 }
 

@@ -60,6 +60,7 @@ final class Service {
   var notify: SdNotify?
   var watchdog: TimerFd?
   var terminal: TerminalKeys?
+  let hooks: HookRunner
   /// The firing the ringer was prepared for, so it is prepared once.
   var prepared: Firing?
   /// Set while the state on disk is behind the engine's (a write failed).
@@ -101,6 +102,9 @@ final class Service {
       defaultSound: Service.soundResolver(current.config).defaultSound(),
       log: { level, text in log.log(level, text) },
       events: { mailbox.send($0) })
+    hooks = HookRunner(
+      loop: loop, environment: Environment(environment),
+      log: { level, text in log.log(level, text) })
     alarmTimer = try TimerFd(clock: .realtime)
     retryTimer = try TimerFd(clock: .monotonic)
     signals = try SignalFd(signals: [SIGTERM, SIGINT, SIGHUP])
@@ -167,6 +171,7 @@ final class Service {
     try? notify?.stopping()
     ringer.stop()
     saveState()
+    hooks.stopAll(grace: .seconds(1))
     terminal?.restore()
     server?.close()
     log.notice("stopped")
