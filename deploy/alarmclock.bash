@@ -68,14 +68,14 @@ _alarmclock() {
 
   local opts
   case "$command" in
-    run) opts="--config --state-dir --socket" ;;
+    run) opts="--config --state-dir --socket --log-level --no-terminal" ;;
     check) opts="--config" ;;
     list) opts="--config --json" ;;
     next) opts="--config --from --count --json" ;;
     play) opts="--device --volume --ramp --seconds --loop" ;;
-    status) opts="--socket --json" ;;
-    snooze | stop | reload) opts="--socket" ;;
-    skip | unskip | ring) opts="--socket" ;;
+    status) opts="--socket --config --json" ;;
+    snooze | stop | reload) opts="--socket --config" ;;
+    skip | unskip | ring) opts="--socket --config" ;;
     add) opts="--config --days --date --label --sound --volume --ramp --snooze --no-snooze
       --ring-for --skip --id --disabled" ;;
     edit) opts="--config --time --days --date --label --sound --volume --ramp --snooze
