@@ -71,7 +71,7 @@ _alarmclock() {
     run) opts="--config --state-dir --socket --log-level --no-terminal" ;;
     check) opts="--config" ;;
     list) opts="--config --json" ;;
-    next) opts="--config --from --count --json" ;;
+    next) opts="--config --from --count --json --socket" ;;
     play) opts="--device --volume --ramp --seconds --loop" ;;
     status) opts="--socket --config --json" ;;
     snooze | stop | reload) opts="--socket --config" ;;

@@ -82,6 +82,18 @@ import Testing
     let skippedAt = skip.stdout.dropFirst("skipped 'wake' at ".count).trimmingCharacters(
       in: .newlines)
     #expect(!wakes.contains { StatusCommand_display($0["at"] as? String ?? "") == skippedAt })
+    let asked = try CLI.run([
+      "next", "--socket", service.socket, "--config", service.configPath, "--count", "3", "--json",
+    ])
+    #expect(asked.status == 0, "\(asked.stderr)")
+    let askedAts =
+      ((try? JSONSerialization.jsonObject(with: Data(asked.stdout.utf8))) as? [[String: Any]] ?? [])
+      .compactMap { $0["at"] as? String }.map(StatusCommand_display)
+    #expect(
+      askedAts.count == 3 && !askedAts.contains(skippedAt),
+      "the service's next knows the skip: \(asked.stdout)")
+    let nextWake = try CLI.run(["next", "--socket", service.socket, "--config", service.configPath])
+    #expect(nextWake.status == 0 && !nextWake.stdout.isEmpty, "\(nextWake.stderr)")
     #expect(try service.ctl(["unskip", "wake"]).status == 0)
     #expect(
       try service.ctl(["unskip", "wake"]).stderr.contains("no occurrence of 'wake' is skipped"))

@@ -6,20 +6,24 @@ struct NextCommand: Command {
   static let summary = "show the next alarms to ring"
   static let help = """
     usage: alarmclock next [--config PATH] [--from ISO-8601] [--count N] [--json]
+           alarmclock next --socket PATH [--count N] [--json]
 
     Shows the next N firings (default 1) after an instant (default now), e.g.
       Mon 06:45 Work (in 7 h 32 min)
     --from takes 2027-03-28T06:00:00+02:00, a local 2027-03-28T06:00 or a date.
     --json prints an array of {id, label, at, sound} with `at` in ISO 8601 with
     its UTC offset. Read from the config only: skips made with `alarmclock skip`
-    are known to the running service (`alarmclock status`).
+    are known to the running service; with --socket the running service answers
+    instead (skips and done one-offs included; N at most 100).
     """
   var configPath: String?
   var from: String?
   var count: Int
   var json: Bool
+  var socket: String?
 
   init(arguments: inout Arguments) throws(UsageError) {
+    socket = try arguments.option("--socket")
     configPath = try arguments.option("--config")
     from = try arguments.option("--from")
     count = try arguments.intOption("--count", in: 1...10_000) ?? 1
@@ -29,6 +33,7 @@ struct NextCommand: Command {
   func run() -> Int32 {
     let env = processEnvironment()
     guard let loaded = OfflineConfig.load(configPath, env: env) else { return ExitCode.failure }
+    if let socket { return askService(socket, zone: loaded.zone, env: env) }
     var start = currentInstant()
     if let from {
       guard let instant = ISO8601Text.parse(from, in: loaded.zone) else {
@@ -65,6 +70,51 @@ struct NextCommand: Command {
       let local = loaded.zone.local(at: f.at)
       let label = byID[f.alarmID].map(text.label) ?? f.alarmID
       printOut(text.firing(date: local.date, time: local.time, label: label, until: f.at - start))
+    }
+    return ExitCode.ok
+  }
+
+  /// The running service's next firings (its skips and done one-offs count), printed
+  /// like the offline ones.
+  private func askService(_ socket: String, zone: TimeZoneRules, env: [String: String]) -> Int32 {
+    guard from == nil else {
+      printError("alarmclock next: --from is not available with --socket")
+      return ExitCode.usage
+    }
+    let request = ControlRequest.next(count: min(count, ControlRequest.nextCountRange.upperBound))
+    guard let reply = ServiceClient.send(request, socket: socket, command: Self.name) else {
+      return ExitCode.failure
+    }
+    guard case .ok(.next(let firings)) = reply else {
+      if case .failure(let error) = reply { return ServiceClient.report(error, command: Self.name) }
+      return ExitCode.failure
+    }
+    if json {
+      let items: [JSONValue] = firings.map {
+        .object([
+          "id": .string($0.id), "label": $0.label.map(JSONValue.string) ?? .null,
+          "at": .string($0.at),
+        ])
+      }
+      printOut(JSONValue.array(items).encoded())
+      return ExitCode.ok
+    }
+    let text = AlarmText(DisplayLocale(environment: env))
+    if firings.isEmpty {
+      printOut(text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘")
+      return ExitCode.ok
+    }
+    let now = currentInstant()
+    for f in firings {
+      guard let at = ISO8601Text.parse(f.at, in: zone) else {
+        printOut("\(f.at) \(f.label ?? f.id)")
+        continue
+      }
+      let local = zone.local(at: at)
+      printOut(
+        text.firing(
+          date: local.date, time: local.time, label: f.label ?? text.defaultLabel,
+          until: at - now))
     }
     return ExitCode.ok
   }
