@@ -70,7 +70,7 @@ _alarmclock() {
   case "$command" in
     run) opts="--config --state-dir --socket --log-level --no-terminal" ;;
     check) opts="--config" ;;
-    list) opts="--config --json" ;;
+    list) opts="--config --state-dir --json" ;;
     next) opts="--config --from --count --json --socket" ;;
     play) opts="--device --volume --ramp --seconds --loop" ;;
     status) opts="--socket --config --json" ;;

@@ -193,6 +193,20 @@ import Testing
     #expect(service.terminate() == 0)
   }
 
+  @Test func aOneOffIsDoneAfterItRangAndListSaysSo() throws {
+    let dir = try TempDir("service")
+    defer { dir.remove() }
+    let firing = TestClock.firing(in: 2)
+    let alarm = "[[alarm]]\nid = \"nap\"\ntime = \"\(firing.text)\"\nring_for = \"1s\"\n"
+    let service = try ServiceProcess(dir: dir, config: Self.config(alarm))
+    let list = ["list", "--config", service.configPath, "--state-dir", service.stateDir]
+    #expect(try CLI.run(list).stdout.contains("  on  Once  Alarm  [nap]"))
+    try service.waitForLog("session of 'nap' ended: silenced", timeout: 10)
+    #expect(try CLI.run(list).stdout.contains("  done  Once  Alarm  [nap]"))
+    #expect(try Self.nextIDs(service).isEmpty, "a one-off rings once")
+    #expect(service.terminate() == 0)
+  }
+
   @Test func readyIsNotifiedAndTheSocketSurvivesAbuse() throws {
     let dir = try TempDir("service")
     defer { dir.remove() }

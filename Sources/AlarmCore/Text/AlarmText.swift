@@ -14,6 +14,9 @@ public struct AlarmText: Hashable, Sendable {
   public func label(_ alarm: Alarm) -> String { alarm.label ?? defaultLabel }
 
   /// "on" / "off"; "開啟" / "關閉".
+  /// A one-off that has rung: done / 已完成.
+  public var done: String { zh ? "已完成" : "done" }
+
   public func onOff(_ enabled: Bool) -> String {
     zh ? (enabled ? "開啟" : "關閉") : (enabled ? "on" : "off")
   }
