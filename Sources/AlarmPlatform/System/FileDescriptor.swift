@@ -1,8 +1,9 @@
+import CShim
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import CShim
-import Synchronization
 
 /// An owned file descriptor: the one owner closes it exactly once (on `close()` or deinit).
 ///

@@ -42,7 +42,7 @@ public struct FileSnapshot: Sendable {
     throws(SystemError) -> FileSnapshot
   {
     let target = try resolve(path)
-    let (bytes, st) = try readWithStatus(target, limit: limit)
+    let (bytes, st) = try FileSystem.readFileAndStatus(target, limit: limit)
     return FileSnapshot(
       path: path, target: target, bytes: bytes, mode: st.st_mode & 0o7777, owner: st.st_uid,
       group: st.st_gid, identity: Identity(st))
@@ -52,7 +52,7 @@ public struct FileSnapshot: Sendable {
   public func isCurrent() throws(SystemError) -> Bool {
     let now: ([UInt8], stat)
     do throws(SystemError) {
-      now = try FileSnapshot.readWithStatus(target, limit: max(bytes.count, 1) * 2 + 4096)
+      now = try FileSystem.readFileAndStatus(target, limit: max(bytes.count, 1) * 2 + 4096)
     } catch  where error.errno == ENOENT || error.errno == EFBIG {
       return false  // removed, or grown far beyond what was read
     }
@@ -79,32 +79,4 @@ public struct FileSnapshot: Sendable {
     return String(cString: resolved)
   }
 
-  /// The bytes and the status of the same open file, so they belong together.
-  private static func readWithStatus(_ path: String, limit: Int) throws(SystemError) -> (
-    [UInt8], stat
-  ) {
-    let fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
-    defer { fd.close() }
-    let st = try fd.status()
-    if (st.st_mode & S_IFMT) != S_IFREG {
-      throw SystemError("read(\(path))", errno: EINVAL, detail: "not a regular file")
-    }
-    if st.st_size > limit {
-      throw SystemError(
-        "read(\(path))", errno: EFBIG,
-        detail: "file is \(st.st_size) bytes, more than the limit of \(limit)")
-    }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(Int(st.st_size))
-    while true {
-      let chunk = try fd.readSome(maxCount: 64 << 10)
-      if chunk.isEmpty { break }
-      if bytes.count + chunk.count > limit {
-        throw SystemError(
-          "read(\(path))", errno: EFBIG, detail: "file grew past \(limit) bytes while being read")
-      }
-      bytes += chunk
-    }
-    return (bytes, st)
-  }
 }

@@ -12,6 +12,13 @@ public enum FileSystem {
   public static func readFile(_ path: String, limit: Int = defaultReadLimit)
     throws(SystemError) -> [UInt8]
   {
+    try readFileAndStatus(path, limit: limit).bytes
+  }
+
+  /// `readFile`, plus the status of the same open file (so the two belong together).
+  public static func readFileAndStatus(_ path: String, limit: Int = defaultReadLimit)
+    throws(SystemError) -> (bytes: [UInt8], status: stat)
+  {
     let fd = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
     defer { fd.close() }
     let st = try fd.status()
@@ -43,7 +50,7 @@ public enum FileSystem {
       }
       bytes.append(contentsOf: chunk[..<n])
     }
-    return bytes
+    return (bytes, st)
   }
 
   /// Reads a file as UTF-8 text (invalid sequences become U+FFFD).
@@ -58,7 +65,7 @@ public enum FileSystem {
     var st = stat()
     do throws(SystemError) {
       try retryingEINTR("lstat(\(path))") { lstat(path, &st) }
-    } catch where error.errno == ENOENT {
+    } catch  where error.errno == ENOENT {
       return nil
     }
     return st
@@ -82,7 +89,7 @@ public enum FileSystem {
     }
     do throws(SystemError) {
       try retryingEINTR("mkdir(\(path))") { mkdir(path, mode) }
-    } catch where error.errno == EEXIST {
+    } catch  where error.errno == EEXIST {
       guard let st = try status(path), (st.st_mode & S_IFMT) == S_IFDIR else {
         throw SystemError("mkdir(\(path))", errno: ENOTDIR)
       }
@@ -98,7 +105,7 @@ public enum FileSystem {
   public static func remove(_ path: String) throws(SystemError) {
     do throws(SystemError) {
       try retryingEINTR("unlink(\(path))") { unlink(path) }
-    } catch where error.errno == ENOENT {}
+    } catch  where error.errno == ENOENT {}
   }
 
   /// The directory part of a path: `a/b` -> `a`, `b` -> `.`, `/b` -> `/`.

@@ -1,8 +1,9 @@
+import AlarmCore
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import AlarmCore
-import Synchronization
 
 /// Writes log lines to stderr (or any fd). Under journald (JOURNAL_STREAM names this fd)
 /// each line gets a `<N>` priority prefix; otherwise `level: ` for people reading a terminal.

@@ -40,25 +40,12 @@ public struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 /// Runs a syscall until it does not fail with EINTR; throws `SystemError(name, errno)` when it
-/// returns -1 for any other reason. The one place that interprets syscall results.
+/// returns -1 for any other reason. The one place that interprets syscall results, for calls
+/// returning `int` (open, ioctl, ...) and `ssize_t` (read, write, send, recv) alike.
 @discardableResult
-public func retryingEINTR(_ name: @autoclosure () -> String, _ body: () -> Int32)
-  throws(SystemError) -> Int32
-{
-  while true {
-    let result = body()
-    if result != -1 { return result }
-    let code = errno
-    if code == EINTR { continue }
-    throw SystemError(name(), errno: code)
-  }
-}
-
-/// `retryingEINTR` for calls returning `ssize_t` (read, write, send, recv).
-@discardableResult
-public func retryingEINTR(_ name: @autoclosure () -> String, _ body: () -> Int)
-  throws(SystemError) -> Int
-{
+public func retryingEINTR<Result: FixedWidthInteger & SignedInteger>(
+  _ name: @autoclosure () -> String, _ body: () -> Result
+) throws(SystemError) -> Result {
   while true {
     let result = body()
     if result != -1 { return result }

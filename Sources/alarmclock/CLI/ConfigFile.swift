@@ -34,41 +34,20 @@ enum ConfigFile {
 
   /// Reads the file, or a one-line reason it could not be read.
   static func read(_ path: String) -> Result<[UInt8], ConfigFileError> {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      return .failure(ConfigFileError("\(path): cannot open: \(String(cString: strerror(errno)))"))
-    }
-    defer { close(fd) }
-    var st = stat()
-    guard fstat(fd, &st) == 0 else {
-      return .failure(ConfigFileError("\(path): \(String(cString: strerror(errno)))"))
-    }
-    guard (st.st_mode & S_IFMT) == S_IFREG else {
-      return .failure(ConfigFileError("\(path): not a regular file"))
-    }
-    guard st.st_size <= maxBytes else {
-      return .failure(
-        ConfigFileError("\(path): too large (\(st.st_size) bytes; a config is at most 16 MiB)"))
-    }
-    var bytes = [UInt8](repeating: 0, count: Int(st.st_size) + 1)
-    var used = 0
-    while true {
-      if used == bytes.count { bytes += [UInt8](repeating: 0, count: 4096) }
-      let n = bytes.withUnsafeMutableBytes {
-        Glibc.read(fd, $0.baseAddress! + used, $0.count - used)
+    do throws(SystemError) {
+      return .success(try FileSystem.readFile(path, limit: maxBytes))
+    } catch {
+      let why: String
+      switch error.errno {
+      case EFBIG: why = "too large (a config is at most 16 MiB)"
+      case EISDIR: why = "a directory, not a file"
+      case EINVAL: why = "not a regular file"
+      default:
+        let reason = SystemError.message(for: error.errno)
+        why = error.call.hasPrefix("open") ? "cannot open: \(reason)" : "cannot read: \(reason)"
       }
-      if n < 0 && errno == EINTR { continue }
-      if n < 0 {
-        return .failure(
-          ConfigFileError("\(path): cannot read: \(String(cString: strerror(errno)))"))
-      }
-      if n == 0 { break }
-      used += n
-      if used > maxBytes {
-        return .failure(ConfigFileError("\(path): too large (a config is at most 16 MiB)"))
-      }
+      return .failure(ConfigFileError("\(path): \(why)"))
     }
-    return .success(Array(bytes[0..<used]))
   }
 
   /// Reads, decodes and validates the config and resolves its time zone.

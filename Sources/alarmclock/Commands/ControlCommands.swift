@@ -4,8 +4,7 @@ import AlarmCore
 /// `skip ID`, `unskip ID`, `reload` and `ring ID`. Each prints one line and exits 0, or
 /// prints why not and exits 1 (not running, nothing ringing, unknown alarm, ...).
 protocol ControlCommand: Command {
-  var socket: String? { get }
-  var configPath: String? { get }
+  var target: ServiceTarget { get }
   var request: ControlRequest { get }
   /// The line printed for a successful reply.
   func success(_ payload: ReplyPayload) -> String
@@ -13,8 +12,8 @@ protocol ControlCommand: Command {
 
 extension ControlCommand {
   func run() -> Int32 {
-    let path = ServiceClient.socketPath(socket, configOption: configPath)
-    guard let reply = ServiceClient.send(request, socket: path, command: Self.name) else {
+    guard let reply = ServiceClient.send(request, socket: target.socketPath, command: Self.name)
+    else {
       return ExitCode.failure
     }
     switch reply {
@@ -34,13 +33,11 @@ struct SnoozeCommand: ControlCommand {
   static let name = "snooze"
   static let summary = "snooze the ringing alarm"
   static let help = usage("") + "\n\nSilences the ringing alarm for its snooze length."
-  var socket: String?
-  var configPath: String?
+  var target: ServiceTarget
   var request: ControlRequest { .snooze }
 
   init(arguments: inout Arguments) throws(UsageError) {
-    socket = try arguments.option("--socket")
-    configPath = try arguments.option("--config")
+    target = try ServiceTarget(&arguments)
   }
 
   func success(_ payload: ReplyPayload) -> String {
@@ -53,13 +50,11 @@ struct StopCommand: ControlCommand {
   static let name = "stop"
   static let summary = "stop the ringing or snoozed alarm"
   static let help = usage("") + "\n\nEnds the ring session, ringing or snoozed."
-  var socket: String?
-  var configPath: String?
+  var target: ServiceTarget
   var request: ControlRequest { .stop }
 
   init(arguments: inout Arguments) throws(UsageError) {
-    socket = try arguments.option("--socket")
-    configPath = try arguments.option("--config")
+    target = try ServiceTarget(&arguments)
   }
 
   func success(_ payload: ReplyPayload) -> String { "stopped" }
@@ -70,14 +65,12 @@ struct SkipCommand: ControlCommand {
   static let summary = "skip an alarm's next occurrence"
   static let help =
     usage("ID ") + "\n\nSkips the next occurrence of alarm ID only ('unskip ID' takes it back)."
-  var socket: String?
-  var configPath: String?
+  var target: ServiceTarget
   var id: String
   var request: ControlRequest { .skip(id: id) }
 
   init(arguments: inout Arguments) throws(UsageError) {
-    socket = try arguments.option("--socket")
-    configPath = try arguments.option("--config")
+    target = try ServiceTarget(&arguments)
     id = try arguments.positional("ID")
   }
 
@@ -91,14 +84,12 @@ struct UnskipCommand: ControlCommand {
   static let name = "unskip"
   static let summary = "take back a skip"
   static let help = usage("ID ") + "\n\nUndoes 'skip ID'."
-  var socket: String?
-  var configPath: String?
+  var target: ServiceTarget
   var id: String
   var request: ControlRequest { .unskip(id: id) }
 
   init(arguments: inout Arguments) throws(UsageError) {
-    socket = try arguments.option("--socket")
-    configPath = try arguments.option("--config")
+    target = try ServiceTarget(&arguments)
     id = try arguments.positional("ID")
   }
 
@@ -114,13 +105,11 @@ struct ReloadCommand: ControlCommand {
   static let help =
     usage("")
     + "\n\nThe service also sees saved edits by itself; this reports the file's errors."
-  var socket: String?
-  var configPath: String?
+  var target: ServiceTarget
   var request: ControlRequest { .reload }
 
   init(arguments: inout Arguments) throws(UsageError) {
-    socket = try arguments.option("--socket")
-    configPath = try arguments.option("--config")
+    target = try ServiceTarget(&arguments)
   }
 
   func success(_ payload: ReplyPayload) -> String { "config reloaded" }
@@ -131,16 +120,27 @@ struct RingCommand: ControlCommand {
   static let summary = "ring an alarm now, to test it"
   static let help =
     usage("ID ") + "\n\nRings alarm ID now as a normal ring session (snooze and stop work)."
-  var socket: String?
-  var configPath: String?
+  var target: ServiceTarget
   var id: String
   var request: ControlRequest { .ring(id: id) }
 
   init(arguments: inout Arguments) throws(UsageError) {
-    socket = try arguments.option("--socket")
-    configPath = try arguments.option("--config")
+    target = try ServiceTarget(&arguments)
     id = try arguments.positional("ID")
   }
 
   func success(_ payload: ReplyPayload) -> String { "ringing '\(id)'" }
+}
+
+/// Which service a client command talks to: `--socket`, or the one the config names.
+struct ServiceTarget {
+  var socket: String?
+  var configPath: String?
+
+  init(_ arguments: inout Arguments) throws(UsageError) {
+    socket = try arguments.option("--socket")
+    configPath = try arguments.option("--config")
+  }
+
+  var socketPath: String { ServiceClient.socketPath(socket, configOption: configPath) }
 }

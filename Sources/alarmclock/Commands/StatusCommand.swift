@@ -13,19 +13,17 @@ struct StatusCommand: Command {
     --json prints the reply object of docs/protocol.md. Exit status 1 when the
     service is not running.
     """
-  var socket: String?
-  var configPath: String?
+  var target: ServiceTarget
   var json: Bool
 
   init(arguments: inout Arguments) throws(UsageError) {
-    socket = try arguments.option("--socket")
-    configPath = try arguments.option("--config")
+    target = try ServiceTarget(&arguments)
     json = arguments.flag("--json")
   }
 
   func run() -> Int32 {
-    let path = ServiceClient.socketPath(socket, configOption: configPath)
-    guard let reply = ServiceClient.send(.status, socket: path, command: Self.name) else {
+    guard let reply = ServiceClient.send(.status, socket: target.socketPath, command: Self.name)
+    else {
       return ExitCode.failure
     }
     switch reply {
