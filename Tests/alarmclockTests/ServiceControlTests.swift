@@ -193,6 +193,30 @@ import Testing
     #expect(service.terminate() == 0)
   }
 
+  /// Polling `status` does not rewrite the state file each time (SD cards wear out);
+  /// a real change is written at once.
+  @Test func pollingDoesNotRewriteTheStateFile() throws {
+    let dir = try TempDir("service")
+    defer { dir.remove() }
+    let service = try ServiceProcess(dir: dir, config: Self.config(Self.twoAlarms))
+    let path = service.stateDir + "/state.json"
+    func inode() -> UInt64? {
+      var st = stat()
+      return stat(path, &st) == 0 ? UInt64(st.st_ino) : nil
+    }
+    _ = try service.status()
+    let before = inode()
+    for _ in 0..<5 {
+      _ = try service.status()
+      usleep(1_100_000 / 5)
+    }
+    #expect(inode() == before, "an atomic rewrite would give the file a new inode")
+    #expect(try service.ctl(["skip", "gym"]).status == 0)
+    #expect(inode() != before)
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains("\"gym\""))
+    #expect(service.terminate() == 0)
+  }
+
   @Test func aOneOffIsDoneAfterItRangAndListSaysSo() throws {
     let dir = try TempDir("service")
     defer { dir.remove() }

@@ -95,9 +95,9 @@ extension Service {
   }
 
   /// Writes the state file; on failure the sound goes on and the write is retried.
-  func saveState() {
+  func saveState(force: Bool = false) {
     do throws(SystemError) {
-      try store.save(engine.state)
+      try store.save(engine.state, force: force || saveFailing)
       if saveFailing { log.notice("state file written again: \(store.path)") }
       saveFailing = false
       try? retryTimer.disarm()

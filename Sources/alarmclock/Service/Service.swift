@@ -170,7 +170,7 @@ final class Service {
   private func shutDown() {
     try? notify?.stopping()
     ringer.stop()
-    saveState()
+    saveState(force: true)
     hooks.stopAll(grace: .seconds(1))
     terminal?.restore()
     server?.close()

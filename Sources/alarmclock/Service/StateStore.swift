@@ -14,6 +14,12 @@ struct StateStore {
   var path: String { directory + "/state.json" }
   /// The last bytes written successfully: an unchanged state is not rewritten.
   private var written: [UInt8]?
+  /// The last state written, and when (monotonic), for `save(_:force:)`.
+  private var writtenState: ServiceState?
+  private var writtenAt: Duration?
+  /// A state that differs only in when it was last brought up to date is written at most
+  /// this often: a script polling `status` every second must not wear out an SD card.
+  static let checkpointInterval: Duration = .seconds(3600)
 
   init(directory: String) { self.directory = directory }
 
@@ -32,6 +38,8 @@ struct StateStore {
     do throws(StateDecodeError) {
       let state = try StateCodec.decode(bytes)
       written = bytes
+      writtenState = state
+      writtenAt = TimerFd.Clock.monotonic.now()
       return state
     } catch {
       moveAside(because: error.description, log: log)
@@ -39,12 +47,27 @@ struct StateStore {
     }
   }
 
-  /// Writes `state` if it differs from what is on disk. Throws when the write failed.
-  mutating func save(_ state: ServiceState) throws(SystemError) {
+  /// Writes `state` if it differs from what is on disk. Only the catch-up marks
+  /// (`lastChecked`, `highWater`) having moved is not enough, unless `force` or the last
+  /// write is older than `checkpointInterval`: nothing is lost by an older mark (what rang
+  /// is in the history, which is written at once), a restart only looks further back.
+  /// Throws when the write failed.
+  mutating func save(_ state: ServiceState, force: Bool = false) throws(SystemError) {
+    let now = TimerFd.Clock.monotonic.now()
+    if !force, let old = writtenState, let at = writtenAt,
+      now - at < StateStore.checkpointInterval
+    {
+      var same = state
+      same.lastChecked = old.lastChecked
+      same.highWater = old.highWater
+      if same == old { return }
+    }
     let bytes = StateCodec.encode(state)
     if bytes == written { return }
     try AtomicFile.write(bytes, to: path, mode: 0o640)
     written = bytes
+    writtenState = state
+    writtenAt = now
   }
 
   private func moveAside(because reason: String, log: (LogLevel, String) -> Void) {
