@@ -217,6 +217,40 @@ import Testing
     #expect(service.terminate() == 0)
   }
 
+  /// `timedatectl set-timezone` replaces /etc/localtime: the service follows at once. Run
+  /// in a private mount namespace with a tmpfs over /etc, so the machine is not touched.
+  @Test(.enabled(if: getuid() == 0 && FileManager.default.fileExists(atPath: "/usr/bin/unshare")))
+  func aNewSystemTimeZoneAppliesAtOnce() throws {
+    let dir = try TempDir("service")
+    defer { dir.remove() }
+    try "[[alarm]]\nid = \"w\"\ntime = \"06:45\"\ndays = \"daily\"\n".write(
+      toFile: dir.file("alarms.toml"), atomically: true, encoding: .utf8)
+    let b = CLI.binary
+    let d = dir.path
+    let script = """
+      set -e
+      mount -t tmpfs etc /etc
+      ln -s /usr/share/zoneinfo/UTC /etc/localtime
+      \(b) run --config \(d)/alarms.toml --state-dir \(d)/state --socket \(d)/s.sock \\
+        --no-terminal > \(d)/log 2>&1 &
+      pid=$!
+      for i in $(seq 100); do [ -S \(d)/s.sock ] && break; sleep 0.05; done
+      \(b) next --socket \(d)/s.sock --config \(d)/alarms.toml --json
+      ln -s /usr/share/zoneinfo/Asia/Taipei /etc/localtime.new
+      mv -T /etc/localtime.new /etc/localtime
+      for i in $(seq 100); do grep -q 'system time zone changed' \(d)/log && break; sleep 0.05; done
+      \(b) next --socket \(d)/s.sock --config \(d)/alarms.toml --json
+      kill $pid; wait $pid
+      """
+    var env = ProcessInfo.processInfo.environment
+    env["TZ"] = nil
+    let r = try Tool.run(["/usr/bin/unshare", "-m", "/bin/sh", "-c", script], environment: env)
+    #expect(r.status == 0, "\(r.err)")
+    let lines = r.out.split(separator: "\n")
+    #expect(lines.count == 2 && lines[0].contains("06:45:00+00:00"), "\(r.out)")
+    #expect(lines.count == 2 && lines[1].contains("06:45:00+08:00"), "\(r.out)")
+  }
+
   @Test func aOneOffIsDoneAfterItRangAndListSaysSo() throws {
     let dir = try TempDir("service")
     defer { dir.remove() }

@@ -67,8 +67,9 @@ final class ConfigKeeper {
     }
   }
 
-  /// Reads the file again and applies it if it is good.
-  func reload(now: Instant) -> Outcome {
+  /// Reads the file again and applies it if it is good. `force`: even if its bytes are
+  /// the same (the system's time zone changed under it).
+  func reload(now: Instant, force: Bool = false) -> Outcome {
     let bytes: [UInt8]
     switch ConfigFile.read(path) {
     case .failure(let reason):
@@ -77,7 +78,7 @@ final class ConfigKeeper {
       return .rejected(errors: errors)
     case .success(let b): bytes = b
     }
-    if bytes == seen { return .unchanged }
+    if bytes == seen && !force { return .unchanged }
     seen = bytes
     let loaded: LoadedConfig
     switch ConfigFile.decode(bytes, path: path, environment: environment, now: now) {

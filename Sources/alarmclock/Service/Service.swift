@@ -56,6 +56,8 @@ final class Service {
   let retryTimer: TimerFd
   let signals: SignalFd
   var watch: FileWatch?
+  /// /etc/localtime, watched when the zone is the system's.
+  var zoneWatch: FileWatch?
   var server: ControlServer?
   var notify: SdNotify?
   var watchdog: TimerFd?
@@ -142,6 +144,7 @@ final class Service {
         self.saveState()
       }
       startWatching()
+      startWatchingSystemZone()
       try startServer()
       if useTerminal { startTerminal() }
       startWatchdog()
@@ -224,6 +227,27 @@ final class Service {
     } catch {
       log.warning(
         "cannot watch \(paths.config) for changes (\(error)); use SIGHUP or 'alarmclock reload'")
+    }
+  }
+
+  /// `timedatectl set-timezone` replaces /etc/localtime; alarms follow at once. (Only
+  /// when neither `timezone` nor `TZ` fixes the zone.)
+  private func startWatchingSystemZone() {
+    guard environment["TZ"] == nil else { return }
+    do throws(SystemError) {
+      let w = try FileWatch(path: "/etc/localtime")
+      try loop.register(w.descriptor, interest: .readable) { [unowned self] _ in
+        guard let changes = try? w.read(), changes.contains(where: { $0 != .removed }) else {
+          return
+        }
+        guard self.config.settings.timezone == nil else { return }
+        self.log.notice("the system time zone changed")
+        self.reloadConfig(reason: "system time zone changed", force: true, reread: true)
+      }
+      zoneWatch = w
+    } catch {
+      log.info(
+        "not watching /etc/localtime (\(error)): a new system time zone applies after a restart")
     }
   }
 
@@ -316,10 +340,10 @@ final class Service {
 
   /// Reads the config again; a good one replaces the one in force at once.
   @discardableResult
-  func reloadConfig(reason: String, force: Bool) -> ConfigKeeper.Outcome {
+  func reloadConfig(reason: String, force: Bool, reread: Bool = false) -> ConfigKeeper.Outcome {
     let now = currentInstant()
     let before = config.settings
-    let outcome = configs.reload(now: now)
+    let outcome = configs.reload(now: now, force: reread)
     switch outcome {
     case .unchanged:
       if force { log.info("config unchanged") }
@@ -337,7 +361,8 @@ final class Service {
         log.notice("state_dir and socket changes apply after a restart")
       }
       prepared = nil
-      log.notice("config applied (\(reason)): \(config.alarms.count) alarms")
+      let n = config.alarms.count
+      log.notice("config applied (\(reason)): \(n) alarm\(n == 1 ? "" : "s")")
       try? notify?.status(readyStatus())
       rearm(now: now)
     }
