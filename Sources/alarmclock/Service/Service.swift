@@ -254,7 +254,14 @@ final class Service {
   private func configDirectoryChanged() {
     guard let w = watch, let changes = try? w.read() else { return }
     if changes.contains(.directoryGone) {
-      log.warning("the config's directory went away; edits are not seen until it is back")
+      // Replaced (a new directory renamed over it): watch the new one at once.
+      if (try? w.rewatch()) != nil {
+        reloadConfig(reason: "config directory replaced", force: false)
+      } else {
+        log.warning(
+          "the config's directory went away; edits are seen again after SIGHUP or "
+            + "'alarmclock reload' once it is back")
+      }
     }
     if changes.contains(.written) || changes.contains(.overflow) {
       reloadConfig(reason: "file changed", force: false)
@@ -343,6 +350,9 @@ final class Service {
   func reloadConfig(reason: String, force: Bool, reread: Bool = false) -> ConfigKeeper.Outcome {
     let now = currentInstant()
     let before = config.settings
+    if let w = watch, !w.isWatching, (try? w.rewatch()) != nil {
+      log.notice("watching \(paths.config) for changes again")
+    }
     let outcome = configs.reload(now: now, force: reread)
     switch outcome {
     case .unchanged:
