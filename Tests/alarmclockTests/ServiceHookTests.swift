@@ -94,4 +94,22 @@ import Testing
     #expect(service.isRunning)
     #expect(service.terminate() == 0)
   }
+
+  @Test func anAlarmMissedWhileDownRunsTheMissedHook() throws {
+    let dir = try TempDir("service")
+    defer { dir.remove() }
+    let (script, log) = try Self.recorder(dir)
+    let firing = TestClock.firing(in: 2)
+    let config = ServiceControlTests.config(
+      "[[alarm]]\nid = \"wake\"\ntime = \"\(firing.text)\"\ndays = \"daily\"\nring_for = \"1s\"\n",
+      extra: "\n[hooks]\nmissed = [\"\(script)\", \"missed\"]\n")
+    let service = try ServiceProcess(dir: dir, config: config)
+    service.kill9()
+    try waitFor("the window to pass", timeout: 10) { realtimeNow() > firing.unix + 1.5 }
+    try service.start()
+    try waitFor("the missed hook", timeout: 5) { Self.lines(log).count >= 1 }
+    #expect(
+      Self.lines(log).first?.hasPrefix("missed|missed|wake|Alarm|") == true, "\(Self.lines(log))")
+    #expect(service.terminate() == 0)
+  }
 }
