@@ -29,26 +29,33 @@ svc_start || finish
 check "not ringing before" state_is none
 jump 90
 check "rings at once for what is left of the window" wait_state ringing 5
+check "the clock change is logged" svc_logged 'the system clock was set'
+check "the ring is logged" svc_logged "ringing 'wake' for "
 check "stop" svc_cmd stop
 
 log "4b: forward past the whole window"
 svc_fresh
+svc_mark
 config "$(at_time 60)" 1m
 svc_start || finish
 jump 600
 sleep 3
 check "not rung stale" state_is none
 check "recorded as missed" wait_for 5 test "$(history_count missed wake)" -ge 1
+check "the miss is logged" svc_logged "missed 'wake' of "
+check "and nothing rang" not svc_logged "ringing 'wake'"
 log "history: $(svc_field 'd.get("history")')"
 
 log "4c: backward after it rang"
 svc_fresh
+svc_mark
 config "$(at_time 4)" 2m
 svc_start || finish
 check "rings at its time" wait_state ringing 15
 check "stop" svc_cmd stop
 check "one rung entry" test "$(history_count rung wake)" = 1
 jump -20
+check "the step back is logged" wait_for 5 svc_logged 'clock went back by'
 log "waiting past the alarm's time a second time"
 sleep 25
 check "no second ring of the same occurrence" state_is none
