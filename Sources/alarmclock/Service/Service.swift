@@ -295,6 +295,7 @@ final class Service {
         try arm(now: now)
         break
       } catch where error.errno == ECANCELED {
+        log.debug("alarm timer: the clock was set while re-arming")
         now = currentInstant()
         clockWasSet(now: now)
         perform(engine.advance(to: now))
