@@ -294,7 +294,7 @@ final class Service {
       do throws(SystemError) {
         try arm(now: now)
         break
-      } catch where error.errno == ECANCELED {
+      } catch  where error.errno == ECANCELED {
         log.debug("alarm timer: the clock was set while re-arming")
         now = currentInstant()
         clockWasSet(now: now)
