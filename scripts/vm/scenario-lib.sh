@@ -123,10 +123,10 @@ loopback_unplug() {
   local dev
   for dev in /sys/bus/platform/drivers/snd_aloop/snd_aloop.*; do
     [ -e "$dev" ] || continue
-    (echo "$(basename "$dev")" >/sys/bus/platform/drivers/snd_aloop/unbind) &
+    (basename "$dev" >/sys/bus/platform/drivers/snd_aloop/unbind) &
     if ! wait_for 15 bash -c "! kill -0 $! 2>/dev/null"; then
       echo "the card's removal hangs: its handles are still open:"
-      ls -l /proc/[0-9]*/fd 2>/dev/null | grep /dev/snd/ || true
+      find /proc/[0-9]*/fd -lname '/dev/snd/*' -printf '%h %l\n' 2>/dev/null || true
       return 1
     fi
   done
