@@ -11,6 +11,8 @@ check() {
   shift
   if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; failures=$((failures + 1)); fi
 }
+# not COMMAND...: succeeds when COMMAND fails (for check).
+not() { ! "$@"; }
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 skip() { echo "SKIP: $*"; run_cleanups; exit 77; }
 at_exit() { cleanups+=("$*"); }
@@ -114,10 +116,19 @@ kbd_stop() {
 # loopback_unplug: takes the Loopback card away the way a USB speaker unplug does
 # (driver unbind: snd_card_disconnect, open handles get -ENODEV), then unloads snd-aloop
 # once nothing holds it. rmmod alone refuses while a PCM is open ("in use").
+# The unbind waits (in the kernel, unkillable) until every handle on the card is closed,
+# so it runs in the background: if it has not finished after 15 s, something holds the
+# dead card open, and that is reported (with who) instead of hanging the scenario.
 loopback_unplug() {
   local dev
   for dev in /sys/bus/platform/drivers/snd_aloop/snd_aloop.*; do
-    [ -e "$dev" ] && echo "$(basename "$dev")" >/sys/bus/platform/drivers/snd_aloop/unbind
+    [ -e "$dev" ] || continue
+    (basename "$dev" >/sys/bus/platform/drivers/snd_aloop/unbind) &
+    if ! wait_for 15 bash -c "! kill -0 $! 2>/dev/null"; then
+      echo "the card's removal hangs: its handles are still open:"
+      find /proc/[0-9]*/fd -lname '/dev/snd/*' -printf '%h %l\n' 2>/dev/null || true
+      return 1
+    fi
   done
   wait_for 10 rmmod snd_aloop 2>/dev/null
 }
@@ -132,10 +143,24 @@ SVC_SOCK=$SVC/control.sock
 at_time() { date -u -d "@$(($(date +%s) + $1))" +%H:%M:%S; }
 # tone FILE SECONDS [HZ]: a 48 kHz stereo sine, the sound the scenarios ring with.
 tone() { sox -n -r 48000 -c 2 -b 16 "$1" synth "$2" sine "${3:-440}" vol 0.5; }
+# The service's log outlives the VM: $VM_OUT/NAME.service.log beside the scenario's log.
+SVC_LOG=${VM_OUT:-$SVC}/$(basename "$0" .sh).service.log
+: >"$SVC_LOG"
 svc_config() { cat >"$SVC/alarms.toml"; }
+# svc_logged PATTERN: the service's log has a line matching the extended regex PATTERN.
+svc_logged() { tail -n "+$((SVC_MARK + 1))" "$SVC_LOG" | grep -qE -- "$1"; }
+# svc_mark: from now on svc_logged looks only at lines logged after this point.
+SVC_MARK=0
+svc_mark() { SVC_MARK=$(wc -l <"$SVC_LOG"); }
+# svc_inputs: the inputs `status` lists besides audio, the terminal and the state file,
+# as "name: detail" lines (none when the service has no button or evdev support yet).
+svc_inputs() {
+  svc_field '"\n".join(i["name"] + ": " + i["detail"] for i in d["inputs"]
+    if i["name"] not in ("audio", "terminal", "state"))'
+}
 svc_start() {
   "$ALARMCLOCK" run --config "$SVC/alarms.toml" --state-dir "$SVC/state" --socket "$SVC_SOCK" \
-    >>"$SVC/service.log" 2>&1 &
+    --log-level debug --no-terminal >>"$SVC_LOG" 2>&1 &
   SVC_PID=$!
   at_exit svc_stop
   wait_for 30 svc_status_ok || { fail "service answers status"; return 1; }
@@ -147,9 +172,14 @@ svc_stop() {
   wait "$SVC_PID" 2>/dev/null
   SVC_PID=
   echo "---- service log (tail)"
-  tail -n 40 "$SVC/service.log"
+  tail -n 40 "$SVC_LOG"
 }
 svc_status_ok() { "$ALARMCLOCK" status --json --socket "$SVC_SOCK" >/dev/null 2>&1; }
+# svc_wakeups: context switches so far, summed over the service's threads.
+svc_wakeups() {
+  cat /proc/"$SVC_PID"/task/*/status 2>/dev/null |
+    awk '/^(non)?voluntary_ctxt_switches/ { n += $2 } END { print n + 0 }'
+}
 svc_alive() { kill -0 "$SVC_PID" 2>/dev/null; }
 svc_cmd() { "$ALARMCLOCK" "$@" --socket "$SVC_SOCK"; }
 # svc_field PYTHON_EXPR: evaluates EXPR with d = the status JSON object.

@@ -20,6 +20,7 @@ final class PCMDevice {
   let periodFrames: Int
   let bufferFrames: Int
   private var converted: [Int32] = []
+  private var isClosed = false
   private var converted16: [Int16] = []
 
   /// Opens `name` for `rate` Hz and `channels` channels with about `bufferTime` of buffer.
@@ -101,7 +102,15 @@ final class PCMDevice {
     self.bufferFrames = max(self.periodFrames, Int(buffer))
   }
 
-  deinit { snd_pcm_close(handle) }
+  deinit { close() }
+
+  /// Closes the PCM now rather than when the object goes. Nothing else may be called
+  /// after it.
+  func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    snd_pcm_close(handle)
+  }
 
   /// The descriptors to poll for "room to write".
   func pollDescriptors() -> [pollfd] {

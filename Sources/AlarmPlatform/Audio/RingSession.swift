@@ -131,6 +131,10 @@ struct RingSession {
       engine.log(.error, "audio: \(error); reopening")
       engine.events(.deviceFailed(error))
       unregister(device)
+      // Closed at once, not when a new device replaces it: removing a card (driver
+      // unbind, rmmod) waits until every handle on it is closed, so holding the dead one
+      // while retrying would hang the removal and keep the card from coming back.
+      device.close()
       guard
         let (again, _) = loop.openDevice(
           request, rate: device.rate, channels: device.channels, session: session,

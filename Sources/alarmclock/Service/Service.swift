@@ -301,8 +301,7 @@ final class Service {
     switch expiry {
     case nil: return
     case .clockChanged?:
-      log.notice("the system clock was set: now \(ISO8601Text.format(now, in: zone))")
-      prepared = nil
+      clockWasSet(now: now)
     case .expired?:
       if armedForPrepare { prepareNextRing(now: now) }
     }
@@ -310,9 +309,38 @@ final class Service {
     rearm(now: now)
   }
 
+  private func clockWasSet(now: Instant) {
+    log.notice("the system clock was set: now \(ISO8601Text.format(now, in: zone))")
+    prepared = nil
+  }
+
   /// Arms the realtime timer at the engine's next wake-up, or a little before the next
   /// firing so the ringer can open the sound and the device ahead of it.
   func rearm(now: Instant) {
+    var now = now
+    // A clock change between the timer's last read and this arm (say a request was served
+    // first) is reported by the arm itself, ECANCELED, with the timer armed all the same:
+    // it is a clock change like any other, so recompute from the new time and arm again.
+    for _ in 0..<3 {
+      do throws(SystemError) {
+        try arm(now: now)
+        break
+      } catch  where error.errno == ECANCELED {
+        log.debug("alarm timer: the clock was set while re-arming")
+        now = currentInstant()
+        clockWasSet(now: now)
+        perform(engine.advance(to: now))
+      } catch {
+        // Without the timer nothing would ring: fail loudly and let systemd restart us.
+        log.error("cannot arm the alarm timer: \(error); exiting so the service restarts")
+        loop.stop()
+        break
+      }
+    }
+    terminal?.show(statusLine(now: now))
+  }
+
+  private func arm(now: Instant) throws(SystemError) {
     let wake = engine.nextWake(now: now)
     var deadline = wake ?? now + Service.idleHorizon
     armedForPrepare = false
@@ -325,14 +353,7 @@ final class Service {
         prepareNextRing(now: now)
       }
     }
-    do throws(SystemError) {
-      try alarmTimer.arm(at: .seconds(deadline.seconds), cancelOnClockChange: true)
-    } catch {
-      // Without the timer nothing would ring: fail loudly and let systemd restart us.
-      log.error("cannot arm the alarm timer: \(error); exiting so the service restarts")
-      loop.stop()
-    }
-    terminal?.show(statusLine(now: now))
+    try alarmTimer.arm(at: .seconds(deadline.seconds), cancelOnClockChange: true)
   }
 
   private func prepareNextRing(now: Instant) {

@@ -23,9 +23,12 @@ ring_for = "5m"
 TOML
 svc_start || finish
 check "it rings at its time" wait_state ringing 20
+check "the ring is logged" svc_logged "ringing 'wake' for 5 min"
 check "the Loopback capture hears 440 Hz" wait_for 10 hears 440
+check "the first frame went to hw:Loopback,0,0" svc_logged 'first frame on hw:Loopback,0,0'
 check "stop" svc_cmd stop
 check "the session is over" wait_state none 5
+check "its end is logged" svc_logged "session of 'wake' ended: stopped"
 check "and the card is silent" silent
 
 check "ring wake (by command)" svc_cmd ring wake
@@ -33,12 +36,17 @@ check "ringing again" wait_state ringing 10
 check "heard again" wait_for 10 hears 440
 log "unplugging the Loopback card"
 check "card taken away and snd-aloop unloaded mid-ring" loopback_unplug
+check "the card is gone" bash -c '! grep -q Loopback /proc/asound/cards'
 sleep 2
 check "the service survives the removal" svc_alive
 check "the session still rings" state_is ringing
-check "the loss is logged" grep -qiE 'loopback|no such device|ENODEV|device' "$SVC/service.log"
+check "the loss is logged" \
+  svc_logged "audio device 'hw:Loopback,0,0': snd_pcm_(writei|open) failed"
+check "status reports the audio device unavailable" \
+  test "$(svc_field '[i["available"] for i in d["inputs"] if i["name"] == "audio"][0]')" = False
 check "the card returns" loopback_plug
 check "the ring is heard once the card is back" wait_for 30 hears 440
+check "the return is logged" svc_logged "hw:Loopback,0,0 is back; the ring goes on"
 check "stop" svc_cmd stop
 check "silent after stop" wait_for 5 silent
 finish

@@ -28,16 +28,28 @@ log "booted with the clock at $(date -u +%FT%TZ)"
 svc_start || finish
 before=$(svc_field 'd["next"][0]["at"]')
 log "next before the clock is set: $before"
+# Idle means asleep: over 3 s without requests no thread of the service may wake.
+sleep 0.5
+w0=$(svc_wakeups)
+sleep 3
+w1=$(svc_wakeups)
+log "context switches of the idle service over 3 s: $((w1 - w0))"
+check "idle: no thread wakes (no polling)" test $((w1 - w0)) -le 1
+svc_mark
 date -s "@$((true_now + $(cut -d. -f1 /proc/uptime) - up0))" >/dev/null
 log "clock set to the true time $(date -u +%FT%TZ)"
-sleep 1
+# No request in between: only the timerfd's ECANCELED (TFD_TIMER_CANCEL_ON_SET) can make
+# the service notice (a status request would recompute by itself).
+check "the service notices the clock change within a second" \
+  wait_for 1 svc_logged 'the system clock was set'
 after=$(svc_field 'd["next"][0]["at"]')
-log "next one second after the clock was set: $after"
+log "next after the clock was set: $after"
 check "next moved to the true day within a second" \
   test "${after:0:19}" = "$(date -u -d "@$alarm_at" +%FT%T)"
 check "the weeks-old occurrence does not ring" state_is none
+check "nor was it logged as ringing" not svc_logged "ringing 'wake'"
 log "waiting for the alarm's true time"
-wait_for 45 state_is ringing
+check "it rings" wait_for 45 state_is ringing
 rang=$(date +%s)
 log "rang at $(date -u -d "@$rang" +%T), due $(date -u -d "@$alarm_at" +%T)"
 check "rings at its true time (within 2 s)" test $((rang - alarm_at)) -ge -1 -a $((rang - alarm_at)) -le 2
