@@ -60,6 +60,8 @@ final class Service {
   var notify: SdNotify?
   var watchdog: TimerFd?
   var terminal: TerminalKeys?
+  /// The GPIO buttons and evdev inputs (ServiceInputs.swift); nil when none are configured.
+  var inputs: ServiceInputs?
   let hooks: HookRunner
   /// The firing the ringer was prepared for, so it is prepared once.
   var prepared: Firing?
@@ -145,6 +147,7 @@ final class Service {
       try startServer()
       if useTerminal { startTerminal() }
       startWatchdog()
+      startInputs()
     } catch {
       log.error("cannot start: \(error)")
       return ExitCode.failure
@@ -170,6 +173,7 @@ final class Service {
   private func shutDown() {
     try? notify?.stopping()
     ringer.stop()
+    inputs?.close()
     saveState()
     hooks.stopAll(grace: .seconds(1))
     terminal?.restore()
@@ -337,6 +341,7 @@ final class Service {
         log.notice("state_dir and socket changes apply after a restart")
       }
       prepared = nil
+      applyInputs()
       log.notice("config applied (\(reason)): \(config.alarms.count) alarms")
       try? notify?.status(readyStatus())
       rearm(now: now)
