@@ -172,7 +172,9 @@ struct ServiceInputTests {
     -> [UInt8]
   {
     var b = [UInt8](repeating: 0, count: Int(CSHIM_INPUT_EVENT_SIZE))
-    b.withUnsafeMutableBytes { cshim_input_reference_event($0.baseAddress, sec, usec, type, code, v) }
+    b.withUnsafeMutableBytes {
+      cshim_input_reference_event($0.baseAddress, sec, usec, type, code, v)
+    }
     return b
   }
 
@@ -194,8 +196,9 @@ struct ServiceInputTests {
   }
 
   /// `status`'s inputs by name.
-  static func inputs(_ service: ServiceProcess) throws -> [String: (available: Bool, detail: String)]
-  {
+  static func inputs(_ service: ServiceProcess) throws -> [String: (
+    available: Bool, detail: String
+  )] {
     let list = try service.status()["inputs"] as? [[String: Any]] ?? []
     var out: [String: (available: Bool, detail: String)] = [:]
     for i in list {

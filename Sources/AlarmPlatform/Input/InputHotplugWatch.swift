@@ -1,5 +1,5 @@
-import Glibc
 import CShim
+import Glibc
 
 /// A change in a watched input directory.
 public enum InputDirectoryChange: Sendable, Hashable {

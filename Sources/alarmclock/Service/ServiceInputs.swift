@@ -145,7 +145,8 @@ final class ServiceInputs {
     }
     let g = groups.map { g in
       let open = g.devices.values.map { d in
-        d.path + (d.isFifo ? " (FIFO event stream)" : " (\(d.name))") + (d.grabbed ? ", grabbed" : "")
+        d.path + (d.isFifo ? " (FIFO event stream)" : " (\(d.name))")
+          + (d.grabbed ? ", grabbed" : "")
       }.sorted()
       if !open.isEmpty {
         return InputStatus(name: g.name, available: true, detail: open.joined(separator: "; "))
@@ -340,8 +341,9 @@ final class ServiceInputs {
         perform(press.actions.outcome(of: press.kind, during: activity()), press, name)
       case .eventsLost(let count):
         let n = count.map { "\($0) " } ?? ""
-        log.warning("\(name): \(n)events lost (seqno gap or kernel buffer overflow); a press"
-          + " in progress is ignored")
+        log.warning(
+          "\(name): \(n)events lost (seqno gap or kernel buffer overflow); a press"
+            + " in progress is ignored")
       case .closed:
         break
       }
@@ -425,7 +427,8 @@ extension Service {
       if case .failure(let e) = reply {
         log.info("\(source): \(kind) press: \(request.command) refused: \(e.message)")
       } else {
-        log.info("\(source): \(kind) press: \(request.command), \(milliseconds(late)) after the event")
+        log.info(
+          "\(source): \(kind) press: \(request.command), \(milliseconds(late)) after the event")
       }
     }
   }
