@@ -150,6 +150,59 @@ struct ServiceInputTests {
     #expect(service.terminate() == 0)
   }
 
+  @Test func idlePressRunsTheHookAndAReloadMovesTheInput() throws {
+    let dir = try TempDir("service-input")
+    defer { dir.remove() }
+    let sound = try Ring.writeTone(dir)
+    let record = dir.file("idle.log")
+    let script = dir.file("idle.sh")
+    try """
+    #!/bin/sh
+    echo "$ALARM_EVENT|$ALARM_PRESS|$ALARM_ID" >> '\(record)'
+    """.write(toFile: script, atomically: true, encoding: .utf8)
+    chmod(script, 0o755)
+    let first = dir.file("keys-1")
+    let second = dir.file("keys-2")
+    #expect(mkfifo(first, 0o600) == 0 && mkfifo(second, 0o600) == 0)
+    func config(_ device: String) throws -> String {
+      try Ring.config(
+        time: "03:33", sound: sound,
+        extra: """
+
+          [[input]]
+          device = "\(device)"
+          snooze = ["KEY_SPACE"]
+          on_idle_press = "hook"
+
+          [hooks]
+          idle_press = ["\(script)"]
+          """)
+    }
+    let service = try ServiceProcess(dir: dir, config: try config(first))
+    defer { service.terminate() }
+    let fifo = open(first, O_WRONLY | O_NONBLOCK)
+    try #require(fifo >= 0, "the service does not have \(first) open:\n\(service.log)")
+    defer { close(fifo) }
+    // Nothing rings: a short press runs the idle_press hook, a hold a long one.
+    Self.write(fifo, Self.key(57, 1) + Self.key(57, 0))
+    try waitFor("the idle_press hook", timeout: 5) {
+      ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "") == "idle_press|short|\n"
+    }
+    Self.write(fifo, Self.key(57, 1))
+    try waitFor("the long idle_press hook", timeout: 5) {
+      ((try? String(contentsOfFile: record, encoding: .utf8)) ?? "").hasSuffix("idle_press|long|\n")
+    }
+    Self.write(fifo, Self.key(57, 0))
+
+    // An edit of the file moves the input to the other FIFO.
+    try config(second).write(toFile: service.configPath, atomically: true, encoding: .utf8)
+    try waitFor("the input on the new FIFO", timeout: 5) {
+      try Self.inputs(service)["input \(second)"]?.available == true
+    }
+    #expect(try Self.inputs(service)["input \(first)"] == nil)
+    #expect(service.terminate() == 0)
+  }
+
   // MARK: Kernel records
 
   static func monotonicNanoseconds() -> UInt64 {
