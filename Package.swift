@@ -42,6 +42,6 @@ let package = Package(
       dependencies: ["AlarmPlatform", "AlarmCore", "CShim", "AudioTestSupport"]),
     .testTarget(
       name: "alarmclockTests",
-      dependencies: ["AlarmCore", "AudioTestSupport"]),
+      dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),
   ]
 )

@@ -57,6 +57,34 @@ private let ms: UInt64 = 1_000_000
     #expect(error == .chipNotFound("pinctrl-rp1", searched: dir + "/gpiochip*"))
   }
 
+  @Test func aFifoChipIsTheLinesEventStream() throws {
+    let dir = InputFixture.tempDirectory()
+    defer { InputFixture.removeTree(dir) }
+    InputFixture.mkfifo(dir + "/button")
+    var source = try GpioButtonSource.open(
+      chip: dir + "/button", line: .offset(17), options: GpioLineRequestOptions(),
+      binding: KeyBinding(code: 0))
+    #expect(source.line.isFifo && source.line.offset == 17)
+    // Writers may come and go: the FIFO is open read-write, so no end of file.
+    let w = open(dir + "/button", O_WRONLY)
+    InputFixture.write(w, InputFixture.gpioEvent(ns: 1_000 * ms, rising: true, seqno: 1))
+    close(w)
+    #expect(try source.readable().isEmpty)
+    let w2 = open(dir + "/button", O_WRONLY)
+    defer { close(w2) }
+    InputFixture.write(w2, InputFixture.gpioEvent(ns: 1_200 * ms, rising: false, seqno: 2))
+    let signals = try source.readable()
+    #expect(signals.count == 1)
+    if case .press(let p) = signals.first { #expect(p.kind == .short && p.code == 17) }
+    // A FIFO has no line names.
+    let error = #expect(throws: InputError.self) {
+      _ = try GpioButtonSource.open(
+        chip: dir + "/button", line: .name("GPIO17"), options: GpioLineRequestOptions(),
+        binding: KeyBinding(code: 0))
+    }
+    #expect(error == .fifoLineName(fifo: dir + "/button", line: "GPIO17"))
+  }
+
   @Test func evdevSourceOverAFifo() throws {
     let dir = InputFixture.tempDirectory()
     defer { InputFixture.removeTree(dir) }
@@ -78,6 +106,6 @@ private let ms: UInt64 = 1_000_000
       #expect(p.actions.outcome(of: p.kind, during: .snoozed) == .stop)
     }
     close(w)
-    #expect(try source.readable() == [.closed])
+    #expect(try source.readable().isEmpty)  // read-write: a writer leaving is no unplug
   }
 }

@@ -1,15 +1,26 @@
 import CShim
 import Glibc
 
-/// An open evdev device (`/dev/input/eventN`): register `fd` with the event
-/// loop and feed an `EvdevEventReader` when it is readable.
+/// An open evdev device (`/dev/input/eventN`): register `descriptor` with the
+/// event loop and feed an `EvdevEventReader` when it is readable.
+///
+/// A FIFO at the path is an event stream instead: it carries raw `struct
+/// input_event` records written by another program (a bridge from a device
+/// elsewhere, or a test), with CLOCK_MONOTONIC timestamps. It answers no evdev
+/// ioctl, so its keys are unknown (every binding applies) and it cannot be
+/// grabbed; it is opened read-write so that writers may come and go without
+/// an end of file.
 public final class EvdevDevice: Sendable {
   public let path: String
-  public let fd: Int32
+  /// The open node (close-on-exec, non-blocking), owned by this object.
+  public let descriptor: FileDescriptor
+  public var fd: Int32 { descriptor.rawValue }
+  /// Whether the node is a FIFO event stream rather than an evdev device.
+  public let isFifo: Bool
   /// EVIOCGNAME, for log lines; the path's last component if unavailable.
   public let name: String
   /// The key codes the device reports (EVIOCGBIT(EV_KEY)); nil when the node
-  /// does not answer evdev ioctls (only a test FIFO does that).
+  /// does not answer evdev ioctls (a FIFO event stream).
   public let keys: Set<UInt16>?
   /// Whether EVIOCGRAB took the device for this service alone.
   public let grabbed: Bool
@@ -20,6 +31,16 @@ public final class EvdevDevice: Sendable {
   /// CLOCK_MONOTONIC (the press logic's clock), and grabs it if asked.
   /// Throws `.notAKeyDevice` for a device without keys.
   public init(path: String, grab: Bool) throws(InputError) {
+    if InputSys.isFifo(path) {
+      descriptor = FileDescriptor(owning: try InputSys.openFifo(path))
+      self.path = path
+      isFifo = true
+      name = String(path.split(separator: "/").last ?? "")
+      keys = nil
+      grabbed = false
+      warnings = grab ? ["\(path) is a FIFO event stream: grab does not apply"] : []
+      return
+    }
     let fd = try InputSys.openDevice(path, group: "input")
     var warnings: [String] = []
     var clock = CLOCK_MONOTONIC
@@ -47,14 +68,13 @@ public final class EvdevDevice: Sendable {
       }
     }
     self.path = path
-    self.fd = fd
+    descriptor = FileDescriptor(owning: fd)
+    isFifo = false
     self.name = EvdevDevice.deviceName(fd) ?? String(path.split(separator: "/").last ?? "")
     self.keys = keys
     self.grabbed = grabbed
     self.warnings = warnings
   }
-
-  deinit { close(fd) }
 
   /// Whether the device can report `code` (true when its keys are unknown).
   public func supports(_ code: UInt16) -> Bool { keys?.contains(code) ?? true }

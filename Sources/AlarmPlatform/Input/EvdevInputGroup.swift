@@ -99,6 +99,14 @@ public final class EvdevInputGroup {
     return signals
   }
 
+  /// Forgets the device at `path` (it was removed: a FIFO never reads end of
+  /// file), returning it so the caller can unregister its fd first.
+  @discardableResult
+  public func remove(path: String) -> EvdevDevice? {
+    guard let source = sources.removeValue(forKey: path) else { return nil }
+    return source.device
+  }
+
   /// The earliest long-press deadline over all devices.
   public var deadline: UInt64? { sources.values.compactMap(\.deadline).min() }
 

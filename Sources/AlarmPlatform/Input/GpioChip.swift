@@ -171,18 +171,33 @@ public final class GpioChip: Sendable {
   }
 }
 
-/// A requested GPIO line: register `fd` with the event loop and feed a
+/// A requested GPIO line: register `descriptor` with the event loop and feed a
 /// `GpioEventReader` when it is readable. Closing releases the line.
 public final class GpioLine: Sendable {
-  public let fd: Int32
+  /// The line request's fd (or a FIFO's), owned by this object.
+  public let descriptor: FileDescriptor
+  public var fd: Int32 { descriptor.rawValue }
   public let chip: String
   public let offset: UInt32
+  /// Whether `chip` is a FIFO event stream (`openFifo`) rather than a GPIO chip.
+  public let isFifo: Bool
 
-  init(fd: Int32, chip: String, offset: UInt32) {
-    self.fd = fd
+  init(fd: Int32, chip: String, offset: UInt32, isFifo: Bool = false) {
+    descriptor = FileDescriptor(owning: fd)
     self.chip = chip
     self.offset = offset
+    self.isFifo = isFifo
   }
 
-  deinit { close(fd) }
+  /// A FIFO standing in for a chip: it carries the `struct gpio_v2_line_event`
+  /// records a line request would deliver (CLOCK_MONOTONIC timestamps, seqno
+  /// from 1), written by a bridge to a GPIO elsewhere or by a test. Bias,
+  /// active-low and debounce are the writer's business; the line must be an
+  /// offset, since a FIFO has no line names.
+  public static func openFifo(_ path: String, line: GPIOLine) throws(InputError) -> GpioLine {
+    guard case .offset(let offset) = line else {
+      throw .fifoLineName(fifo: path, line: line.logText)
+    }
+    return GpioLine(fd: try InputSys.openFifo(path), chip: path, offset: offset, isFifo: true)
+  }
 }

@@ -17,6 +17,8 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   case deviceNotFound(String)
   /// An evdev device without keys (e.g. a mouse or a sensor).
   case notAKeyDevice(String)
+  /// A FIFO standing in for a GPIO chip was given a line name: it has none.
+  case fifoLineName(fifo: String, line: String)
   /// Any other failing call, with errno.
   case system(call: String, device: String, errno: Int32)
 
@@ -45,6 +47,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
     case .notAKeyDevice(let path):
       return "input device \(path) reports no keys: pick a keyboard, remote or gpio-key"
         + " device (`evtest` lists them)"
+    case .fifoLineName(let fifo, let line):
+      return "\(fifo) is a FIFO event stream, which has no line names: give the line"
+        + " as an offset (line = 17), not '\(line)'"
     case .system(let call, let device, let errno):
       return "\(call) on \(device) failed: \(String(cString: strerror(errno)))"
     }
@@ -76,6 +81,24 @@ enum InputSys {
     let (fd, err) = retry { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
     guard fd < 0 else { return fd }
     throw openError(err, path: path, group: group)
+  }
+
+  /// Whether `path` names a FIFO (following symlinks).
+  static func isFifo(_ path: String) -> Bool {
+    var st = stat()
+    return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFIFO
+  }
+
+  /// Opens a FIFO event stream read-write (so it never reads end of file when
+  /// its writers close), non-blocking and close-on-exec.
+  static func openFifo(_ path: String) throws(InputError) -> Int32 {
+    let (fd, err) = retry { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+    guard fd < 0 else { return fd }
+    if err == EACCES || err == EPERM {
+      // No device group owns a FIFO: its own mode decides (the service reads and writes it).
+      throw .system(call: "open (read-write)", device: "FIFO \(path)", errno: err)
+    }
+    throw openError(err, path: path, group: "input")
   }
 
   static func openError(_ err: Int32, path: String, group: String) -> InputError {

@@ -1,5 +1,5 @@
-import Glibc
 import CShim
+import Glibc
 
 /// A change in a watched input directory.
 public enum InputDirectoryChange: Sendable, Hashable {
@@ -15,8 +15,9 @@ public enum InputDirectoryChange: Sendable, Hashable {
 /// through its parent. This is a private minimal inotify wrapper until the
 /// shared one in System/ is merged.
 public final class InputHotplugWatch {
-  /// The inotify fd (non-blocking): register it with the event loop.
-  public let fd: Int32
+  /// The inotify fd (non-blocking, owned): register it with the event loop.
+  public let descriptor: FileDescriptor
+  public var fd: Int32 { descriptor.rawValue }
   private var watches: [Int32: String] = [:]
   private var wanted: Set<String>
 
@@ -25,12 +26,10 @@ public final class InputHotplugWatch {
   public init(directories: [String]) throws(InputError) {
     let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
     guard fd >= 0 else { throw .system(call: "inotify_init1", device: "input", errno: errno) }
-    self.fd = fd
+    descriptor = FileDescriptor(owning: fd)
     wanted = Set(directories)
     for dir in directories.sorted() { addWatch(dir) }
   }
-
-  deinit { close(fd) }
 
   /// The directories watched now (a missing one is replaced by its parent).
   public var watchedDirectories: [String] { watches.values.sorted() }

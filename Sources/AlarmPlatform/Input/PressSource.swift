@@ -30,10 +30,15 @@ public struct GpioButtonSource: Sendable {
   /// again (the line stays requested while the source lives). On failure,
   /// log the error and retry when `InputHotplugWatch(directories: [devDirectory])`
   /// reports a `gpiochip*` node: a chip driver can probe after the service starts.
+  /// A `chip` path that is a FIFO is read as that line's event stream
+  /// (`GpioLine.openFifo`).
   public static func open(
     chip: String, line: GPIOLine, options: GpioLineRequestOptions,
     binding: KeyBinding, devDirectory: String = "/dev"
   ) throws(InputError) -> GpioButtonSource {
+    if chip.hasPrefix("/"), InputSys.isFifo(chip) {
+      return GpioButtonSource(line: try GpioLine.openFifo(chip, line: line), binding: binding)
+    }
     let chip = try GpioChip.open(chip, devDirectory: devDirectory)
     return GpioButtonSource(line: try chip.requestLine(line, options: options), binding: binding)
   }

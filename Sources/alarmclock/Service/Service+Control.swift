@@ -62,6 +62,7 @@ extension Service {
     if let terminal {
       inputs.append(InputStatus(name: "terminal", available: true, detail: terminal.name))
     }
+    inputs += self.inputs?.statuses ?? []
     if saveFailing {
       inputs.append(
         InputStatus(name: "state", available: false, detail: "cannot write \(store.path)"))

@@ -62,6 +62,8 @@ final class Service {
   var notify: SdNotify?
   var watchdog: TimerFd?
   var terminal: TerminalKeys?
+  /// The GPIO buttons and evdev inputs (ServiceInputs.swift); nil when none are configured.
+  var inputs: ServiceInputs?
   let hooks: HookRunner
   /// The firing the ringer was prepared for, so it is prepared once.
   var prepared: Firing?
@@ -148,6 +150,7 @@ final class Service {
       try startServer()
       if useTerminal { startTerminal() }
       startWatchdog()
+      startInputs()
     } catch {
       log.error("cannot start: \(error)")
       return ExitCode.failure
@@ -173,6 +176,7 @@ final class Service {
   private func shutDown() {
     try? notify?.stopping()
     ringer.stop()
+    inputs?.close()
     saveState(force: true)
     hooks.stopAll(grace: .seconds(1))
     terminal?.restore()
@@ -392,6 +396,7 @@ final class Service {
         log.notice("state_dir and socket changes apply after a restart")
       }
       prepared = nil
+      applyInputs()
       let n = config.alarms.count
       log.notice("config applied (\(reason)): \(n) alarm\(n == 1 ? "" : "s")")
       try? notify?.status(readyStatus())
