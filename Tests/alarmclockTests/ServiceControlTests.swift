@@ -7,7 +7,7 @@ import Testing
 /// without it the ring sessions still run (the ringer keeps retrying the device).
 @Suite(.serialized) struct ServiceControlTests {
   static func device() -> String {
-    PulseTestServer.available ? ((try? ServiceSink.device()) ?? "default") : "null"
+    PulseTestServer.available ? ((try? ServiceSink.device(ServiceSink.quiet)) ?? "default") : "null"
   }
 
   static func config(_ alarms: String, extra: String = "") -> String {

@@ -33,7 +33,9 @@ struct ServiceInputTests {
       stop = ["KEY_STOP"]
       """
     let service = try ServiceProcess(
-      dir: dir, config: try Ring.config(time: firing.text, sound: sound, extra: extra))
+      dir: dir,
+      config: try Ring.config(
+        time: firing.text, sound: sound, extra: extra, sink: ServiceSink.input))
     defer { service.terminate() }
 
     // Status: the FIFO is read, the missing device is named with the fix.
@@ -48,7 +50,7 @@ struct ServiceInputTests {
     let fifo = open(keys, O_WRONLY | O_NONBLOCK)
     try #require(fifo >= 0, "the service does not have \(keys) open:\n\(service.log)")
     defer { close(fifo) }
-    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.name)
+    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.input)
     try service.waitForLog("ringing 'wake'", timeout: 10)
     rec.record(seconds: 1.5)
 
@@ -113,7 +115,9 @@ struct ServiceInputTests {
       on_short_press = "stop"
       """
     let service = try ServiceProcess(
-      dir: dir, config: try Ring.config(time: firing.text, sound: sound, extra: extra))
+      dir: dir,
+      config: try Ring.config(
+        time: firing.text, sound: sound, extra: extra, sink: ServiceSink.input))
     defer { service.terminate() }
     let inputs = try Self.inputs(service)
     #expect(inputs["button \(chip) line 17"]?.available == true)
@@ -123,7 +127,7 @@ struct ServiceInputTests {
     let fifo = open(chip, O_WRONLY | O_NONBLOCK)
     try #require(fifo >= 0, "the service does not have \(chip) open:\n\(service.log)")
     defer { close(fifo) }
-    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.name)
+    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.input)
     try service.waitForLog("ringing 'wake'", timeout: 10)
     rec.record(seconds: 1.0)
     Self.write(fifo, Self.gpio(rising: true, seqno: 1))

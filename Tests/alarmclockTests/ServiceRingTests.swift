@@ -20,14 +20,14 @@ struct ServiceRingTests {
 
   static func config(
     time: String, sound: String, ringFor: String = "30s", snooze: String = "3s",
-    extra: String = ""
+    extra: String = "", sink: String = ServiceSink.ring
   ) throws -> String {
     """
     [settings]
     timezone = "UTC"
 
     [audio]
-    device = "\(try ServiceSink.device())"
+    device = "\(try ServiceSink.device(sink))"
 
     [defaults]
     ramp = "0s"
@@ -69,7 +69,7 @@ struct ServiceRingTests {
     let firing = TestClock.firing(in: 4)
     let service = try ServiceProcess(
       dir: dir, config: try Self.config(time: firing.text, sound: sound))
-    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.name)
+    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.ring)
     try service.waitForLog("ringing 'wake'", timeout: 10)
     rec.record(seconds: 1.5)
     let snoozeAt = realtimeNow()
@@ -115,7 +115,7 @@ struct ServiceRingTests {
     let firing = TestClock.firing(in: 3)
     let service = try ServiceProcess(
       dir: dir, config: try Self.config(time: firing.text, sound: sound, ringFor: "2s"))
-    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.name)
+    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.ring)
     try service.waitForLog("session of 'wake' ended: silenced", timeout: 10)
     rec.record(seconds: 1)
     let samples = rec.finish()
@@ -137,7 +137,7 @@ struct ServiceRingTests {
     try service.waitForLog("ringing 'wake'", timeout: 10)
     let before = try service.status()["session"] as? [String: Any]
     service.kill9()
-    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.name)
+    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.ring)
     try service.start()
     try service.waitForLog("resuming the ring of 'wake'")
     let session = try service.status()["session"] as? [String: Any]

@@ -147,11 +147,18 @@ enum TestClock {
   }
 }
 
-/// A null sink of the service tests' own, so they never sound into another suite's.
+/// Null sinks of the service tests' own, one per suite that listens, so that a suite's
+/// recording never hears another suite's rings (suites run in parallel).
 enum ServiceSink {
-  static let name = "alarmclock_service"
+  /// ServiceRingTests records this one.
+  static let ring = "alarmclock_service_ring"
+  /// ServiceInputTests records this one.
+  static let input = "alarmclock_service_input"
+  /// The suites that ring without listening.
+  static let quiet = "alarmclock_service_quiet"
 
-  static func device() throws -> String {
+  /// `pulse:NAME`, creating the sink if needed.
+  static func device(_ name: String) throws -> String {
     let sinks = try Tool.run(["pactl", "list", "short", "sinks"]).out
     if !sinks.contains(name) {
       try Tool.check(["pactl", "load-module", "module-null-sink", "sink_name=\(name)"])
