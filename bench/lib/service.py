@@ -57,22 +57,30 @@ class Pulse:
 
 
 class Recorder:
-    """Records the null sink's monitor (mono s16) while it runs; `rms(a, b)` over seconds
-    since the recorder started."""
+    """Records the null sink's monitor (mono s16) while it runs, with `pacat /dev/zero`
+    keeping the sink busy (an idle sink sends nothing); returns once data flows."""
 
     def __init__(self, pulse, path):
         self.path = path
         env = dict(os.environ, **pulse.env())
+        self.keep = subprocess.Popen(
+            ["pacat", "--raw", "-d", SINK, "--format=s16le", f"--rate={RATE}", "--channels=2",
+             "--latency-msec=20", "/dev/zero"], env=env, stderr=subprocess.DEVNULL)
         self.out = open(path, "wb")
         self.proc = subprocess.Popen(
-            ["parec", f"--device={SINK}.monitor", "--raw", "--format=s16le", f"--rate={RATE}",
-             "--channels=1", "--latency-msec=20"], env=env, stdout=self.out)
+            ["parec", "-d", f"{SINK}.monitor", "--raw", "--format=s16le", f"--rate={RATE}",
+             "--channels=1", "--latency-msec=5"], env=env, stdout=self.out,
+            stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 10
+        while os.path.getsize(path) < RATE // 10 * 2 and time.monotonic() < deadline:
+            time.sleep(0.005)  # 100 ms recorded: the pipeline is flowing
         self.started = time.monotonic()
 
     def finish(self):
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            self.proc.wait()
+        for p in (self.proc, self.keep):
+            if p.poll() is None:
+                p.terminate()
+                p.wait()
         self.out.close()
         with open(self.path, "rb") as f:
             data = f.read()
