@@ -16,7 +16,8 @@ import threading
 import time
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-BINARY = os.path.join(REPO, ".build", "release", "alarmclock")
+# $ALARMCLOCK_BINARY runs another build (e.g. one linked with -static-stdlib) instead.
+BINARY = os.environ.get("ALARMCLOCK_BINARY") or os.path.join(REPO, ".build", "release", "alarmclock")
 SINK = "alarmclock_bench"
 RATE = 48000
 
