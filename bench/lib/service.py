@@ -17,7 +17,8 @@ import time
 
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # $ALARMCLOCK_BINARY runs another build (e.g. one linked with -static-stdlib) instead.
-BINARY = os.environ.get("ALARMCLOCK_BINARY") or os.path.join(REPO, ".build", "release", "alarmclock")
+BINARY = (os.environ.get("ALARMCLOCK_BINARY")
+          or os.path.join(REPO, ".build", "release", "alarmclock"))
 SINK = "alarmclock_bench"
 RATE = 48000
 
@@ -99,7 +100,8 @@ class Recorder:
         """How many `window`-second slices are above `threshold` RMS, of how many."""
         step = int(window * RATE)
         slices = [self.samples[i: i + step] for i in range(0, len(self.samples) - step + 1, step)]
-        loud = sum(1 for s in slices if math.sqrt(sum(x * x for x in s) / len(s)) / 32768 > threshold)
+        loud = sum(1 for s in slices
+                   if math.sqrt(sum(x * x for x in s) / len(s)) / 32768 > threshold)
         return loud, len(slices)
 
 
