@@ -80,6 +80,12 @@ final class ConfigKeeper {
     }
     if bytes == seen && !force { return .unchanged }
     seen = bytes
+    // An empty file is what a save interrupted by a full disk or a power cut leaves; taking
+    // it as "no alarms" would silence every morning. A config meant to be empty has a comment.
+    if bytes.isEmpty {
+      errors = ["\(path): the file is empty; the last good config stays in force"]
+      return .rejected(errors: errors)
+    }
     let loaded: LoadedConfig
     switch ConfigFile.decode(bytes, path: path, environment: environment, now: now) {
     case .failure(let reason):

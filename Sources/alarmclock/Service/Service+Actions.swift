@@ -36,7 +36,7 @@ extension Service {
     } else {
       awaitingFirstFrame = nil
     }
-    if resumed { log.notice("resuming the ring of '\(alarm.id)' for \(remaining)") }
+    // (A resumed ring is logged by the engine, which knows what is left in words.)
     prepared = nil
     ringer.start(ringRequest(alarm, remaining: remaining))
   }
