@@ -19,8 +19,9 @@ public final class ControlServer {
     /// Reply bytes queued for one slow client before it is dropped.
     public var maxPendingOutput = 1 << 20
 
-    public init(maxClients: Int = 512, maxLineBytes: Int = 64 << 10, maxPendingOutput: Int = 1 << 20)
-    {
+    public init(
+      maxClients: Int = 512, maxLineBytes: Int = 64 << 10, maxPendingOutput: Int = 1 << 20
+    ) {
       self.maxClients = maxClients
       self.maxLineBytes = maxLineBytes
       self.maxPendingOutput = maxPendingOutput
@@ -78,7 +79,7 @@ public final class ControlServer {
       do throws(SystemError) {
         guard let accepted = try listener.accept() else { return }
         client = accepted
-      } catch where error.errno == EMFILE || error.errno == ENFILE {
+      } catch  where error.errno == EMFILE || error.errno == ENFILE {
         shedOneConnection()
         return
       } catch {
@@ -119,6 +120,10 @@ public final class ControlServer {
   }
 
   private func handle(_ events: IOEvents, on connection: Connection) {
+    if connection.draining {
+      drain(connection)
+      return
+    }
     if events.contains(.readable) && connection.reading {
       readAvailable(connection)
       if connection.isDropped { return }
@@ -142,7 +147,7 @@ public final class ControlServer {
         n = try retryingEINTR("recv(control client)") {
           chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
         }
-      } catch where error.isWouldBlock {
+      } catch  where error.isWouldBlock {
         return
       } catch {
         drop(connection)
@@ -192,6 +197,7 @@ public final class ControlServer {
     connection.input.removeAll()
     connection.reading = false
     connection.closeWhenFlushed = true
+    connection.drainBeforeClose = true
     enqueue(lineTooLong(), on: connection)
   }
 
@@ -217,7 +223,7 @@ public final class ControlServer {
               Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
           }
         }
-      } catch where error.isWouldBlock {
+      } catch  where error.isWouldBlock {
         break
       } catch {
         drop(connection)
@@ -228,6 +234,16 @@ public final class ControlServer {
     if connection.sent == connection.output.count {
       connection.output.removeAll(keepingCapacity: connection.output.count <= 4096)
       connection.sent = 0
+      if connection.closeWhenFlushed && connection.drainBeforeClose && !connection.draining {
+        // Closing with the client's bytes still unread would reset the connection, and the
+        // client might never read the reply: end our side, discard what it sends, close
+        // on its end of file (or after `drainLimit` bytes).
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+        connection.draining = true
+        connection.reading = true
+        updateInterest(connection)
+        return
+      }
       if connection.closeWhenFlushed {
         drop(connection)
         return
@@ -237,6 +253,32 @@ public final class ControlServer {
       connection.sent = 0
     }
     updateInterest(connection)
+  }
+
+  /// Bytes discarded from a refused client before it is closed regardless.
+  static let drainLimit = 4 << 20
+
+  private func drain(_ connection: Connection) {
+    var chunk = [UInt8](repeating: 0, count: 16 << 10)
+    let fd = connection.fd.rawValue
+    for _ in 0..<8 {
+      let n: Int
+      do throws(SystemError) {
+        n = try retryingEINTR("recv(control client)") {
+          chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+        }
+      } catch  where error.isWouldBlock {
+        return
+      } catch {
+        drop(connection)
+        return
+      }
+      connection.drained += n
+      if n == 0 || connection.drained > ControlServer.drainLimit {
+        drop(connection)
+        return
+      }
+    }
   }
 
   private func updateInterest(_ connection: Connection) {
@@ -270,6 +312,10 @@ private final class Connection {
   var sent = 0  // output before this index is written
   var reading = true
   var closeWhenFlushed = false
+  /// After a refused line: drain the client's input before closing (see `flush`).
+  var drainBeforeClose = false
+  var draining = false
+  var drained = 0
   var isDropped = false
   var interest: IOEvents = .readable
 

@@ -104,7 +104,8 @@ extension Service {
     } catch {
       if !saveFailing {
         log.error(
-          "cannot write the state file: \(error); retrying every \(Service.saveRetry)")
+          "cannot write the state file: \(error); retrying every \(Service.saveRetry.components.seconds) s"
+        )
       }
       saveFailing = true
       try? retryTimer.arm(after: Service.saveRetry)
