@@ -139,20 +139,9 @@ public final class ControlServer {
 
   private func readAvailable(_ connection: Connection) {
     var chunk = [UInt8](repeating: 0, count: 16 << 10)
-    let fd = connection.fd.rawValue
     // A few reads per wake-up keep one chatty client from starving the others.
     for _ in 0..<8 {
-      let n: Int
-      do throws(SystemError) {
-        n = try retryingEINTR("recv(control client)") {
-          chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-        }
-      } catch  where error.isWouldBlock {
-        return
-      } catch {
-        drop(connection)
-        return
-      }
+      guard let n = receive(connection, into: &chunk) else { return }
       if n == 0 {
         // The client finished sending; a last line without newline still counts.
         if !connection.input.isEmpty { respond(to: connection.input[...], on: connection) }
@@ -255,24 +244,29 @@ public final class ControlServer {
     updateInterest(connection)
   }
 
+  /// One recv(2) into `chunk`: the byte count (0 at the client's end of file), or nil when
+  /// nothing is waiting or the connection failed (it is dropped then).
+  private func receive(_ connection: Connection, into chunk: inout [UInt8]) -> Int? {
+    let fd = connection.fd.rawValue
+    do throws(SystemError) {
+      return try retryingEINTR("recv(control client)") {
+        chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+      }
+    } catch  where error.isWouldBlock {
+      return nil
+    } catch {
+      drop(connection)
+      return nil
+    }
+  }
+
   /// Bytes discarded from a refused client before it is closed regardless.
   static let drainLimit = 4 << 20
 
   private func drain(_ connection: Connection) {
     var chunk = [UInt8](repeating: 0, count: 16 << 10)
-    let fd = connection.fd.rawValue
     for _ in 0..<8 {
-      let n: Int
-      do throws(SystemError) {
-        n = try retryingEINTR("recv(control client)") {
-          chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
-        }
-      } catch  where error.isWouldBlock {
-        return
-      } catch {
-        drop(connection)
-        return
-      }
+      guard let n = receive(connection, into: &chunk) else { return }
       connection.drained += n
       if n == 0 || connection.drained > ControlServer.drainLimit {
         drop(connection)
