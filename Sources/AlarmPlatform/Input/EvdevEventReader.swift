@@ -102,19 +102,12 @@ public struct EvdevEventReader: Sendable {
   /// Everything readable now, decoded; ends with `.closed` on EOF or unplug.
   public mutating func read() throws(InputError) -> [EvdevReading] {
     var out: [EvdevReading] = []
-    var buf = [UInt8](repeating: 0, count: Int(CSHIM_INPUT_EVENT_SIZE) * 64)
-    while true {
-      let (n, err) = buf.withUnsafeMutableBytes { InputSys.retryRead(fd, $0) }
-      if n > 0 {
-        out += decoder.feed(buf[0..<n])
-        continue
-      }
-      if n == 0 || err == ENODEV {
-        out.append(.closed)
-        return out
-      }
-      if err == EAGAIN || err == EWOULDBLOCK { return out }
-      throw .system(call: "read", device: "input fd \(fd)", errno: err)
+    let closed = try InputSys.drain(
+      fd, bufferSize: Int(CSHIM_INPUT_EVENT_SIZE) * 64, device: "input fd \(fd)"
+    ) {
+      out += decoder.feed($0)
     }
+    if closed { out.append(.closed) }
+    return out
   }
 }

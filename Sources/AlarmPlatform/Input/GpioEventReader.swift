@@ -104,19 +104,12 @@ public struct GpioEventReader: Sendable {
   /// Everything readable now, decoded; ends with `.closed` on EOF or ENODEV.
   public mutating func read() throws(InputError) -> [GpioReading] {
     var out: [GpioReading] = []
-    var buf = [UInt8](repeating: 0, count: Int(CSHIM_GPIO_V2_LINE_EVENT_SIZE) * 16)
-    while true {
-      let (n, err) = buf.withUnsafeMutableBytes { InputSys.retryRead(fd, $0) }
-      if n > 0 {
-        out += decoder.feed(buf[0..<n])
-        continue
-      }
-      if n == 0 || err == ENODEV {
-        out.append(.closed)
-        return out
-      }
-      if err == EAGAIN || err == EWOULDBLOCK { return out }
-      throw .system(call: "read", device: "GPIO line fd \(fd)", errno: err)
+    let closed = try InputSys.drain(
+      fd, bufferSize: Int(CSHIM_GPIO_V2_LINE_EVENT_SIZE) * 16, device: "GPIO line fd \(fd)"
+    ) {
+      out += decoder.feed($0)
     }
+    if closed { out.append(.closed) }
+    return out
   }
 }

@@ -59,20 +59,39 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
 /// A minimal syscall helper (EINTR retry, errno capture) private to input
 /// until the shared one in System/ is merged.
 enum InputSys {
-  /// Runs `body` until it does not fail with EINTR; returns the result or -errno.
+  /// `retryingEINTR` for the input code's (result, errno) style: the result, or -1 and
+  /// the errno.
   static func retry(_ body: () -> Int32) -> (Int32, Int32) {
-    while true {
-      let r = body()
-      if r >= 0 { return (r, 0) }
-      if errno != EINTR { return (r, errno) }
+    do throws(SystemError) {
+      return (try retryingEINTR("input", body), 0)
+    } catch {
+      return (-1, error.errno)
     }
   }
 
   static func retryRead(_ fd: Int32, _ buf: UnsafeMutableRawBufferPointer) -> (Int, Int32) {
+    do throws(SystemError) {
+      return (try retryingEINTR("read") { Glibc.read(fd, buf.baseAddress, buf.count) }, 0)
+    } catch {
+      return (-1, error.errno)
+    }
+  }
+
+  /// Reads `fd` until it would block, handing each chunk read to `feed`. Returns true at
+  /// end of file or when the device is gone (ENODEV). `device` names it in errors.
+  static func drain(
+    _ fd: Int32, bufferSize: Int, device: String, _ feed: (ArraySlice<UInt8>) -> Void
+  ) throws(InputError) -> Bool {
+    var buf = [UInt8](repeating: 0, count: bufferSize)
     while true {
-      let n = Glibc.read(fd, buf.baseAddress, buf.count)
-      if n >= 0 { return (n, 0) }
-      if errno != EINTR { return (n, errno) }
+      let (n, err) = buf.withUnsafeMutableBytes { retryRead(fd, $0) }
+      if n > 0 {
+        feed(buf[0..<n])
+        continue
+      }
+      if n == 0 || err == ENODEV { return true }
+      if err == EAGAIN || err == EWOULDBLOCK { return false }
+      throw .system(call: "read", device: device, errno: err)
     }
   }
 
