@@ -71,10 +71,12 @@ gpiosim_remove() {
 
 # ---- the service ----
 ALARMCLOCK=${VM_ALARMCLOCK:-$VM_REPO/.build/debug/alarmclock}
-# need_service FEATURE: skips the scenario unless the built binary has `run`.
+# need_service FEATURE: fails the scenario unless the built binary has `run` (it always
+# should now: a skip would hide a broken build).
 need_service() {
-  [ -x "$ALARMCLOCK" ] || skip "service not built with $1 (no $ALARMCLOCK)"
-  "$ALARMCLOCK" --help 2>&1 | grep -qE '^ *run( |$)' || skip "service not built with $1"
+  [ -x "$ALARMCLOCK" ] || { fail "no alarmclock binary at $ALARMCLOCK for $1"; finish; }
+  "$ALARMCLOCK" --help 2>&1 | grep -qE '^ *run( |$)' \
+    || { fail "$ALARMCLOCK has no 'run' command, needed for $1"; finish; }
 }
 
 # ---- background helpers ----

@@ -27,8 +27,8 @@ TOML
 svc_start || finish
 inputs=$(svc_inputs)
 log "inputs: ${inputs:-none}"
-# Until the service honours [[input]], status lists no input besides audio.
-[ -n "$inputs" ] || skip "the service does not honour [[input]] yet (status lists no input)"
+# The service honours [[input]]: status must list the input (a skip would hide a regression).
+[ -n "$inputs" ] || { fail "status lists no input for [[input]]"; finish; }
 sleep 1
 kbd_start "vm bedside keyboard" || { fail "uinput keyboard"; finish; }
 log "keyboard plugged in after start: $KBD_DEV"

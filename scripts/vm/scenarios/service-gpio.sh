@@ -33,8 +33,8 @@ TOML
 svc_start || finish
 inputs=$(svc_inputs)
 log "inputs: ${inputs:-none}"
-# Until the service honours [button], status lists no input besides audio.
-[ -n "$inputs" ] || skip "the service does not honour [button] yet (status lists no input)"
+# The service honours [button]: status must list the input (a skip would hide a regression).
+[ -n "$inputs" ] || { fail "status lists no input for [button]"; finish; }
 check "the button is available" test "$(svc_field '[i["available"] for i in d["inputs"]
   if i["name"] not in ("audio", "terminal", "state")][0]')" = True
 read -r _ _ used consumer < <("$VM_BIN/gpiotool" find alarm-button GPIO17)
