@@ -60,6 +60,8 @@ final class TableBuilder {
       }
       subIndex.append(sub)
     }
+    // Most tables have a handful of keys: one allocation instead of growing 1, 2, 4, 8.
+    if entries.isEmpty { entries.reserveCapacity(8) }
     entries.append(entry)
     if entries.count > TableBuilder.indexThreshold {
       if index.isEmpty {

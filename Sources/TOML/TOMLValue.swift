@@ -5,15 +5,31 @@
 
 /// A place in the source text. `line` and `column` are 1-based and count
 /// Unicode scalars; `offset` is the 0-based UTF-8 byte offset.
+///
+/// Stored in 32 bits each (saturating): every key and value carries two of
+/// these, and a 10,000-alarm config holds over 100,000 of them.
 public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
-  public var line: Int
-  public var column: Int
-  public var offset: Int
+  private var storedLine: Int32
+  private var storedColumn: Int32
+  private var storedOffset: Int32
+
+  public var line: Int {
+    get { Int(storedLine) }
+    set { storedLine = Int32(clamping: newValue) }
+  }
+  public var column: Int {
+    get { Int(storedColumn) }
+    set { storedColumn = Int32(clamping: newValue) }
+  }
+  public var offset: Int {
+    get { Int(storedOffset) }
+    set { storedOffset = Int32(clamping: newValue) }
+  }
 
   public init(line: Int, column: Int, offset: Int) {
-    self.line = line
-    self.column = column
-    self.offset = offset
+    storedLine = Int32(clamping: line)
+    storedColumn = Int32(clamping: column)
+    storedOffset = Int32(clamping: offset)
   }
 
   public static func < (a: SourcePosition, b: SourcePosition) -> Bool { a.offset < b.offset }
@@ -31,24 +47,62 @@ public struct SourceRange: Hashable, Sendable {
   }
 }
 
-/// A local date (`1979-05-27`).
+/// A local date (`1979-05-27`). Stored compactly so a `TOMLValue` stays the
+/// size of a string.
 public struct TOMLLocalDate: Hashable, Sendable {
-  public var year: Int, month: Int, day: Int
+  private var storedYear: Int32
+  private var storedMonth: UInt8
+  private var storedDay: UInt8
+
+  public var year: Int {
+    get { Int(storedYear) }
+    set { storedYear = Int32(clamping: newValue) }
+  }
+  public var month: Int {
+    get { Int(storedMonth) }
+    set { storedMonth = UInt8(clamping: newValue) }
+  }
+  public var day: Int {
+    get { Int(storedDay) }
+    set { storedDay = UInt8(clamping: newValue) }
+  }
+
   public init(year: Int, month: Int, day: Int) {
-    self.year = year
-    self.month = month
-    self.day = day
+    storedYear = Int32(clamping: year)
+    storedMonth = UInt8(clamping: month)
+    storedDay = UInt8(clamping: day)
   }
 }
 
 /// A local time (`07:32:00.999999`). `nanosecond` keeps the fraction.
 public struct TOMLLocalTime: Hashable, Sendable {
-  public var hour: Int, minute: Int, second: Int, nanosecond: Int
+  private var storedHour: UInt8
+  private var storedMinute: UInt8
+  private var storedSecond: UInt8
+  private var storedNanosecond: Int32
+
+  public var hour: Int {
+    get { Int(storedHour) }
+    set { storedHour = UInt8(clamping: newValue) }
+  }
+  public var minute: Int {
+    get { Int(storedMinute) }
+    set { storedMinute = UInt8(clamping: newValue) }
+  }
+  public var second: Int {
+    get { Int(storedSecond) }
+    set { storedSecond = UInt8(clamping: newValue) }
+  }
+  public var nanosecond: Int {
+    get { Int(storedNanosecond) }
+    set { storedNanosecond = Int32(clamping: newValue) }
+  }
+
   public init(hour: Int, minute: Int, second: Int, nanosecond: Int = 0) {
-    self.hour = hour
-    self.minute = minute
-    self.second = second
-    self.nanosecond = nanosecond
+    storedHour = UInt8(clamping: hour)
+    storedMinute = UInt8(clamping: minute)
+    storedSecond = UInt8(clamping: second)
+    storedNanosecond = Int32(clamping: nanosecond)
   }
 }
 
@@ -169,7 +223,11 @@ public struct TOMLTable: Hashable, Sendable {
   }
 
   /// The entry for `key`, if present.
-  public func entry(_ key: String) -> TOMLEntry? { entries.first { $0.key == key } }
+  public func entry(_ key: String) -> TOMLEntry? {
+    // By index, so the scan compares keys in place instead of copying each entry.
+    for k in entries.indices where entries[k].key == key { return entries[k] }
+    return nil
+  }
   public subscript(key: String) -> TOMLValue? { entry(key)?.node.value }
   public var keys: [String] { entries.map(\.key) }
 }

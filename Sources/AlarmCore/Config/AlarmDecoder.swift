@@ -135,7 +135,7 @@ enum AlarmDecoder {
         entry.node.range.start, "'date' \(date) is in the past: this alarm will not ring")
     }
     var label = r.string("label", nonEmpty: false)
-    if let text = label, text.contains(where: \.isNewline), let entry = r.table.entry("label") {
+    if let text = label, containsNewline(text), let entry = r.table.entry("label") {
       r.state.error(entry.node.range.start, "'label' must be one line")
       label = nil
     }
@@ -160,6 +160,17 @@ enum AlarmDecoder {
     return Draft(alarm: alarm, explicitID: explicitID, source: source)
   }
 
+  /// What `Character.isNewline` finds, by scalar: walking a label by grapheme
+  /// clusters cost more than the rest of its alarm's decoding.
+  static func containsNewline(_ text: String) -> Bool {
+    text.unicodeScalars.contains { s in
+      switch s.value {
+      case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
+      default: return false
+      }
+    }
+  }
+
   private static func time(_ r: TableReader) -> LocalTime? {
     guard let entry = r.entry("time") else { return nil }
     let expectation = "a time like \"06:45\" or \"06:45:30\""
@@ -181,20 +192,23 @@ enum AlarmDecoder {
 
   /// `HH:MM` or `HH:MM:SS`, ASCII digits only (no signs or spaces), a real time of day.
   static func parseTime(_ text: String) -> LocalTime? {
-    let b = Array(text.utf8)
-    guard b.count == 5 || b.count == 8, b[2] == UInt8(ascii: ":"),
-      b.count == 5 || b[5] == UInt8(ascii: ":")
-    else { return nil }
-    func two(_ i: Int) -> Int? {
-      let (h, l) = (b[i], b[i + 1])
-      guard (48...57).contains(h), (48...57).contains(l) else { return nil }
-      return Int(h - 48) * 10 + Int(l - 48)
+    // withUTF8 reads a short string in place, without copying it into an array.
+    var text = text
+    return text.withUTF8 { b -> LocalTime? in
+      guard b.count == 5 || b.count == 8, b[2] == UInt8(ascii: ":"),
+        b.count == 5 || b[5] == UInt8(ascii: ":")
+      else { return nil }
+      func two(_ i: Int) -> Int? {
+        let (h, l) = (b[i], b[i + 1])
+        guard (48...57).contains(h), (48...57).contains(l) else { return nil }
+        return Int(h - 48) * 10 + Int(l - 48)
+      }
+      guard let hour = two(0), let minute = two(3) else { return nil }
+      let second = b.count == 8 ? two(6) : 0
+      guard let second else { return nil }
+      let time = LocalTime(hour: hour, minute: minute, second: second)
+      return time.isValid ? time : nil
     }
-    guard let hour = two(0), let minute = two(3) else { return nil }
-    let second = b.count == 8 ? two(6) : 0
-    guard let second else { return nil }
-    let time = LocalTime(hour: hour, minute: minute, second: second)
-    return time.isValid ? time : nil
   }
 
   private static let dayNames = ["daily", "weekdays", "weekends", "never"]
@@ -260,8 +274,8 @@ enum AlarmDecoder {
 
   private static func date(_ node: TOMLNode, key: String, _ r: TableReader) -> LocalDate? {
     let expectation = "a date like 2027-03-28"
-    let what = key == "skip" ? "'skip' entries" : "'\(key)'"
-    let which = key == "skip" ? "'skip' date" : "'\(key)'"
+    var what: String { key == "skip" ? "'skip' entries" : "'\(key)'" }
+    var which: String { key == "skip" ? "'skip' date" : "'\(key)'" }
     switch node.value {
     case .localDate(let d):
       let date = LocalDate(year: d.year, month: d.month, day: d.day)

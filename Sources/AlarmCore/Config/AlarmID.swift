@@ -8,11 +8,14 @@ public enum AlarmID {
 
   /// Whether `id` may be written in the file: `[a-z0-9][a-z0-9_-]*`, at most 64 characters.
   public static func isValid(_ id: String) -> Bool {
-    let scalars = Array(id.unicodeScalars)
-    guard let first = scalars.first, scalars.count <= maxLength, isLowerAlnum(first) else {
+    // Every valid id is ASCII, so bytes are scalars here.
+    let bytes = id.utf8
+    guard let first = bytes.first, bytes.count <= maxLength, isLowerAlnum(first) else {
       return false
     }
-    return scalars.allSatisfy { isLowerAlnum($0) || $0 == "-" || $0 == "_" }
+    return bytes.allSatisfy {
+      isLowerAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+    }
   }
 
   /// The base of a derived id: the label's slug (or `alarm`) and the time,
@@ -64,5 +67,9 @@ public enum AlarmID {
 
   private static func isLowerAlnum(_ s: Unicode.Scalar) -> Bool {
     (s.value >= 97 && s.value <= 122) || (s.value >= 48 && s.value <= 57)
+  }
+
+  private static func isLowerAlnum(_ b: UInt8) -> Bool {
+    (b >= 97 && b <= 122) || (b >= 48 && b <= 57)
   }
 }

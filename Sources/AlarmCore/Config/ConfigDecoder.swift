@@ -77,6 +77,9 @@ public enum ConfigDecoder {
       return [reader(table, name: "[\(name)]", entry: entry, state: root.state)]
     case .array(let array):
       var out: [TableReader] = []
+      out.reserveCapacity(array.elements.count)
+      let section = "[[\(name)]]"
+      let known = knownKeys[name] ?? []
       for element in array.elements {
         guard case .table(let table) = element.value else {
           root.state.error(
@@ -86,9 +89,9 @@ public enum ConfigDecoder {
         }
         out.append(
           TableReader(
-            table, section: "[[\(name)]]",
+            table, section: section,
             anchor: table.headerRange?.start ?? element.range.start,
-            known: knownKeys[name] ?? [], state: root.state))
+            known: known, state: root.state))
       }
       return out
     default:

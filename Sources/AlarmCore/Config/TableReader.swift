@@ -80,7 +80,8 @@ struct TableReader {
 
   func integer(_ key: String, in range: ClosedRange<Int64>) -> Int64? {
     guard let entry = entry(key) else { return nil }
-    let expectation = "an integer from \(range.lowerBound) to \(range.upperBound)"
+    // Computed only for a message: interpolating on every read costs a 10,000-alarm file.
+    var expectation: String { "an integer from \(range.lowerBound) to \(range.upperBound)" }
     guard case .integer(let value) = entry.node.value else {
       mismatch(entry, expectation)
       return nil
@@ -128,7 +129,7 @@ struct TableReader {
     _ entry: TOMLEntry, in range: ClosedRange<Duration>, wholeSeconds: Bool = true,
     examples: String = "\"30s\", \"9m\" or \"1h30m\""
   ) -> Duration? {
-    let expectation = "a duration like \(examples)"
+    var expectation: String { "a duration like \(examples)" }
     switch entry.node.value {
     case .string(let text):
       guard let value = DurationText.parse(text) else {
@@ -161,7 +162,7 @@ struct TableReader {
   where T.RawValue == String {
     guard let entry = entry(key) else { return nil }
     let names = T.allCases.map(\.rawValue)
-    let expectation = listing(names.map(quoted))
+    var expectation: String { listing(names.map(quoted)) }
     guard case .string(let text) = entry.node.value else {
       mismatch(entry, expectation)
       return nil
