@@ -34,10 +34,11 @@ import Testing
     [[alarm]]
     id = "gym"
     time = "18:00"
-    days = ["mon", "wed"]
+    days = "daily"
     """
 
-  /// The ids of `status`'s next firings.
+  /// The ids of `status`'s next firings (five of them). Both alarms are daily so that
+  /// each one is among them whatever the day and hour the test runs at.
   static func nextIDs(_ service: ServiceProcess) throws -> [String] {
     (try service.status()["next"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
   }
