@@ -3,33 +3,32 @@
 /// Every value and key keeps where it came from, so callers can point errors
 /// at `line:col` and an editor can rewrite one `[[alarm]]` block in place.
 
+/// An `Int` kept in a narrower integer, saturating at its bounds. Every key and
+/// value carries two source positions, and a 10,000-alarm config holds over
+/// 100,000 of them: full-width fields doubled the size of the tree.
+@propertyWrapper
+public struct Narrow<Storage: FixedWidthInteger & Hashable & Sendable>: Hashable, Sendable {
+  @usableFromInline var storage: Storage
+
+  @inlinable public init(wrappedValue: Int) { storage = Storage(clamping: wrappedValue) }
+
+  @inlinable public var wrappedValue: Int {
+    get { Int(storage) }
+    set { storage = Storage(clamping: newValue) }
+  }
+}
+
 /// A place in the source text. `line` and `column` are 1-based and count
 /// Unicode scalars; `offset` is the 0-based UTF-8 byte offset.
-///
-/// Stored in 32 bits each (saturating): every key and value carries two of
-/// these, and a 10,000-alarm config holds over 100,000 of them.
 public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConvertible {
-  private var storedLine: Int32
-  private var storedColumn: Int32
-  private var storedOffset: Int32
-
-  public var line: Int {
-    get { Int(storedLine) }
-    set { storedLine = Int32(clamping: newValue) }
-  }
-  public var column: Int {
-    get { Int(storedColumn) }
-    set { storedColumn = Int32(clamping: newValue) }
-  }
-  public var offset: Int {
-    get { Int(storedOffset) }
-    set { storedOffset = Int32(clamping: newValue) }
-  }
+  @Narrow<Int32> public var line: Int
+  @Narrow<Int32> public var column: Int
+  @Narrow<Int32> public var offset: Int
 
   public init(line: Int, column: Int, offset: Int) {
-    storedLine = Int32(clamping: line)
-    storedColumn = Int32(clamping: column)
-    storedOffset = Int32(clamping: offset)
+    self.line = line
+    self.column = column
+    self.offset = offset
   }
 
   public static func < (a: SourcePosition, b: SourcePosition) -> Bool { a.offset < b.offset }
@@ -50,59 +49,29 @@ public struct SourceRange: Hashable, Sendable {
 /// A local date (`1979-05-27`). Stored compactly so a `TOMLValue` stays the
 /// size of a string.
 public struct TOMLLocalDate: Hashable, Sendable {
-  private var storedYear: Int32
-  private var storedMonth: UInt8
-  private var storedDay: UInt8
-
-  public var year: Int {
-    get { Int(storedYear) }
-    set { storedYear = Int32(clamping: newValue) }
-  }
-  public var month: Int {
-    get { Int(storedMonth) }
-    set { storedMonth = UInt8(clamping: newValue) }
-  }
-  public var day: Int {
-    get { Int(storedDay) }
-    set { storedDay = UInt8(clamping: newValue) }
-  }
+  @Narrow<Int32> public var year: Int
+  @Narrow<UInt8> public var month: Int
+  @Narrow<UInt8> public var day: Int
 
   public init(year: Int, month: Int, day: Int) {
-    storedYear = Int32(clamping: year)
-    storedMonth = UInt8(clamping: month)
-    storedDay = UInt8(clamping: day)
+    self.year = year
+    self.month = month
+    self.day = day
   }
 }
 
 /// A local time (`07:32:00.999999`). `nanosecond` keeps the fraction.
 public struct TOMLLocalTime: Hashable, Sendable {
-  private var storedHour: UInt8
-  private var storedMinute: UInt8
-  private var storedSecond: UInt8
-  private var storedNanosecond: Int32
-
-  public var hour: Int {
-    get { Int(storedHour) }
-    set { storedHour = UInt8(clamping: newValue) }
-  }
-  public var minute: Int {
-    get { Int(storedMinute) }
-    set { storedMinute = UInt8(clamping: newValue) }
-  }
-  public var second: Int {
-    get { Int(storedSecond) }
-    set { storedSecond = UInt8(clamping: newValue) }
-  }
-  public var nanosecond: Int {
-    get { Int(storedNanosecond) }
-    set { storedNanosecond = Int32(clamping: newValue) }
-  }
+  @Narrow<UInt8> public var hour: Int
+  @Narrow<UInt8> public var minute: Int
+  @Narrow<UInt8> public var second: Int
+  @Narrow<Int32> public var nanosecond: Int
 
   public init(hour: Int, minute: Int, second: Int, nanosecond: Int = 0) {
-    storedHour = UInt8(clamping: hour)
-    storedMinute = UInt8(clamping: minute)
-    storedSecond = UInt8(clamping: second)
-    storedNanosecond = Int32(clamping: nanosecond)
+    self.hour = hour
+    self.minute = minute
+    self.second = second
+    self.nanosecond = nanosecond
   }
 }
 
