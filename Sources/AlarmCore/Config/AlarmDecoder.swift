@@ -160,8 +160,9 @@ enum AlarmDecoder {
     return Draft(alarm: alarm, explicitID: explicitID, source: source)
   }
 
-  /// What `Character.isNewline` finds, by scalar: walking a label by grapheme
-  /// clusters cost more than the rest of its alarm's decoding.
+  /// Whether a label breaks the one-line rule (the file's `label` and the `--label` of
+  /// `add`/`edit`). What `Character.isNewline` finds, by scalar: walking a label by
+  /// grapheme clusters cost more than the rest of its alarm's decoding.
   static func containsNewline(_ text: String) -> Bool {
     text.unicodeScalars.contains { s in
       switch s.value {

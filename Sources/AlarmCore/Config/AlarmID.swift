@@ -66,7 +66,7 @@ public enum AlarmID {
   }
 
   private static func isLowerAlnum(_ s: Unicode.Scalar) -> Bool {
-    (s.value >= 97 && s.value <= 122) || (s.value >= 48 && s.value <= 57)
+    s.isASCII && isLowerAlnum(UInt8(s.value))
   }
 
   private static func isLowerAlnum(_ b: UInt8) -> Bool {

@@ -165,7 +165,7 @@ public enum AlarmValueText {
 
   /// A one-line label.
   public static func label(_ text: String) -> Result<AlarmValue, AlarmValueError> {
-    guard !text.contains(where: \.isNewline) else {
+    guard !AlarmDecoder.containsNewline(text) else {
       return .failure(AlarmValueError("one line of text"))
     }
     return .success(.string(text))
