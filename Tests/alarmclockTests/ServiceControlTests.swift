@@ -62,6 +62,26 @@ import Testing
     }
   }
 
+  /// The socket carries bytes: invalid UTF-8 reaches the JSON decoder as it came and gets
+  /// `bad-json` (docs/protocol.md), not a guess made from U+FFFD; a
+  /// pipeline of requests gets its replies in order.
+  @Test func invalidUTF8IsBadJSONAndPipelinedRepliesKeepTheirOrder() throws {
+    let dir = try TempDir("service")
+    defer { dir.remove() }
+    let service = try ServiceProcess(dir: dir, config: Self.config(Self.twoAlarms))
+    let client = try RawClient(socket: service.socket)
+    let bad: [UInt8] = Array(#"{"cmd":"st"#.utf8) + [0xFF, 0xFE] + Array(#"tus"}"#.utf8)
+    try client.send(bad + [0x0A] + Array("{\"cmd\":\"snooze\"}\r\n{\"cmd\":\"status\"}\n".utf8))
+    let replies = try client.readLines(3)
+    #expect(replies.count == 3, "\(replies)")
+    #expect(replies.first?.contains(#""code":"bad-json""#) == true, "\(replies)")
+    #expect(replies.first?.contains("UTF-8") == true, "\(replies)")
+    #expect(replies.dropFirst().first?.contains(#""code":"not-ringing""#) == true, "\(replies)")
+    let status = replies.last.flatMap { $0.data(using: .utf8) }
+      .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+    #expect(status?["ok"] as? Bool == true && status?["next"] != nil, "\(replies)")
+  }
+
   @Test func commandsAnswerAndRefuseWithReasons() throws {
     let dir = try TempDir("service")
     defer { dir.remove() }

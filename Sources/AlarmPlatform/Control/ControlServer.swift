@@ -28,15 +28,18 @@ public final class ControlServer {
     }
   }
 
-  /// Produces the reply line (without newline) for a request line (without newline or CR).
-  public typealias Handler = (String) -> String
+  /// Answers one request line (without its newline or CR, raw bytes: decoding and
+  /// validation are the protocol's job). The handler calls `responder.reply` exactly once,
+  /// at once or later on the loop's thread (for a change that must reach the disk first);
+  /// the connection's next request waits until then, so replies keep their order.
+  public typealias Handler = (_ request: ArraySlice<UInt8>, _ responder: ControlResponder) -> Void
 
   public let listener: UnixListener
   public let limits: Limits
   private let loop: EventLoop
   private let handler: Handler
-  private let lineTooLong: () -> String
-  private let tooManyClients: () -> String
+  private let lineTooLong: [UInt8]
+  private let tooManyClients: [UInt8]
   private var connections: [Int32: Connection] = [:]
   // Held open so that when descriptors run out (EMFILE) a pending connection can still be
   // accepted and closed; otherwise the listener stays readable and the loop would spin.
@@ -49,8 +52,8 @@ public final class ControlServer {
   public init(
     listener: UnixListener, loop: EventLoop, limits: Limits = Limits(),
     handler: @escaping Handler,
-    lineTooLong: @escaping () -> String,
-    tooManyClients: @escaping () -> String
+    lineTooLong: [UInt8],
+    tooManyClients: [UInt8]
   ) throws(SystemError) {
     self.listener = listener
     self.loop = loop
@@ -86,11 +89,7 @@ public final class ControlServer {
         return  // ENOBUFS, EPROTO...: transient; the next readiness retries.
       }
       guard connections.count < limits.maxClients else {
-        let line = Array((tooManyClients() + "\n").utf8)
-        _ = line.withUnsafeBytes {
-          Glibc.send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-        }
-        client.close()
+        refuse(client)
         continue
       }
       let connection = Connection(fd: client)
@@ -109,14 +108,17 @@ public final class ControlServer {
 
   private func shedOneConnection() {
     spare?.close()
-    if let client = try? listener.accept() {
-      let line = Array((tooManyClients() + "\n").utf8)
-      _ = line.withUnsafeBytes {
-        Glibc.send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
-      }
-      client.close()
-    }
+    if let client = try? listener.accept() { refuse(client) }
     spare = try? FileDescriptor.open("/dev/null", O_RDONLY)
+  }
+
+  /// Tells a client it cannot be served now, without blocking, and closes it.
+  private func refuse(_ client: FileDescriptor) {
+    let line = tooManyClients + [UInt8(ascii: "\n")]
+    _ = line.withUnsafeBytes {
+      Glibc.send(client.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+    }
+    client.close()
   }
 
   private func handle(_ events: IOEvents, on connection: Connection) {
@@ -144,31 +146,43 @@ public final class ControlServer {
       guard let n = receive(connection, into: &chunk) else { return }
       if n == 0 {
         // The client finished sending; a last line without newline still counts.
-        if !connection.input.isEmpty { respond(to: connection.input[...], on: connection) }
-        connection.input.removeAll()
         connection.reading = false
-        connection.closeWhenFlushed = true
+        connection.endOfInput = true
+        processLines(connection)
         return
       }
       connection.input += chunk[..<n]
       processLines(connection)
-      if !connection.reading || connection.isDropped { return }
+      if !connection.reading || connection.isDropped || connection.awaitingReply { return }
     }
   }
 
+  /// Answers the complete lines buffered for `connection`, one at a time: a line whose
+  /// reply is deferred holds the rest until it is answered.
   private func processLines(_ connection: Connection) {
     var start = 0
     let input = connection.input
-    while connection.reading, !connection.isDropped,
-      let newline = input[max(start, connection.scanned)...].firstIndex(of: UInt8(ascii: "\n"))
-    {
-      respond(to: input[start..<newline], on: connection)
-      start = newline + 1
+    while !connection.isDropped, !connection.awaitingReply, !connection.refused {
+      if let newline = input[max(start, connection.scanned)...].firstIndex(of: UInt8(ascii: "\n")) {
+        respond(to: input[start..<newline], on: connection)
+        start = newline + 1
+      } else if connection.endOfInput && start < input.count {
+        respond(to: input[start...], on: connection)
+        start = input.count
+      } else {
+        break
+      }
     }
+    guard !connection.isDropped else { return }
     connection.input.removeFirst(min(start, connection.input.count))
-    connection.scanned = connection.input.count
-    if connection.reading && connection.input.count > limits.maxLineBytes {
+    connection.scanned = connection.awaitingReply ? 0 : connection.input.count
+    if !connection.refused && connection.input.count > limits.maxLineBytes
+      && connection.input.firstIndex(of: UInt8(ascii: "\n")) == nil
+    {
       refuseLongLine(connection)
+    }
+    if connection.endOfInput && connection.input.isEmpty && !connection.awaitingReply {
+      connection.closeWhenFlushed = true
     }
   }
 
@@ -179,19 +193,34 @@ public final class ControlServer {
       refuseLongLine(connection)
       return
     }
-    enqueue(handler(String(decoding: line, as: UTF8.self)), on: connection)
+    connection.awaitingReply = true
+    connection.inHandler = true
+    handler(line, ControlResponder(server: self, connection: connection))
+    connection.inHandler = false
+  }
+
+  /// A reply for `connection`'s oldest unanswered request.
+  fileprivate func complete(_ connection: Connection, with reply: [UInt8]) {
+    guard !connection.isDropped, connection.awaitingReply else { return }
+    connection.awaitingReply = false
+    enqueue(reply, on: connection)
+    // A synchronous reply is flushed by the read path; a deferred one resumes the client.
+    guard !connection.inHandler, !connection.isDropped else { return }
+    processLines(connection)
+    flush(connection)
   }
 
   private func refuseLongLine(_ connection: Connection) {
     connection.input.removeAll()
     connection.reading = false
+    connection.refused = true
     connection.closeWhenFlushed = true
     connection.drainBeforeClose = true
-    enqueue(lineTooLong(), on: connection)
+    enqueue(lineTooLong, on: connection)
   }
 
-  private func enqueue(_ reply: String, on connection: Connection) {
-    connection.output += reply.utf8
+  private func enqueue(_ reply: [UInt8], on connection: Connection) {
+    connection.output += reply
     connection.output.append(UInt8(ascii: "\n"))
     if connection.output.count - connection.sent > limits.maxPendingOutput {
       drop(connection)
@@ -223,6 +252,10 @@ public final class ControlServer {
     if connection.sent == connection.output.count {
       connection.output.removeAll(keepingCapacity: connection.output.count <= 4096)
       connection.sent = 0
+      if connection.awaitingReply {
+        updateInterest(connection)
+        return
+      }
       if connection.closeWhenFlushed && connection.drainBeforeClose && !connection.draining {
         // Closing with the client's bytes still unread would reset the connection, and the
         // client might never read the reply: end our side, discard what it sends, close
@@ -277,7 +310,10 @@ public final class ControlServer {
 
   private func updateInterest(_ connection: Connection) {
     var interest: IOEvents = []
-    if connection.reading { interest.insert(.readable) }
+    // While a reply is deferred the client's further bytes stay in the kernel's buffer.
+    if connection.reading && (!connection.awaitingReply || connection.draining) {
+      interest.insert(.readable)
+    }
     if connection.sent < connection.output.count { interest.insert(.writable) }
     guard interest != connection.interest else { return }
     do throws(SystemError) {
@@ -297,6 +333,27 @@ public final class ControlServer {
   }
 }
 
+/// The way to answer one request: `reply` once, now or later, on the loop's thread.
+/// Replying after the client has gone does nothing.
+public final class ControlResponder {
+  private weak var server: ControlServer?
+  private weak var connection: Connection?
+  private var replied = false
+
+  fileprivate init(server: ControlServer, connection: Connection) {
+    self.server = server
+    self.connection = connection
+  }
+
+  /// Sends `line` (without its newline) as the reply.
+  public func reply(_ line: [UInt8]) {
+    guard !replied else { return }
+    replied = true
+    guard let server, let connection else { return }
+    server.complete(connection, with: line)
+  }
+}
+
 /// One client's buffers and state.
 private final class Connection {
   let fd: FileDescriptor
@@ -305,6 +362,14 @@ private final class Connection {
   var output: [UInt8] = []
   var sent = 0  // output before this index is written
   var reading = true
+  /// The client shut down its sending side.
+  var endOfInput = false
+  /// A request is with the handler and its reply has not come yet.
+  var awaitingReply = false
+  /// The handler is running for this connection (its reply, if given now, is flushed later).
+  var inHandler = false
+  /// An over-long line was refused: nothing more is answered.
+  var refused = false
   var closeWhenFlushed = false
   /// After a refused line: drain the client's input before closing (see `flush`).
   var drainBeforeClose = false

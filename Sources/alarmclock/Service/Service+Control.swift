@@ -7,15 +7,16 @@ import AlarmPlatform
 
 /// The control socket's requests, the terminal's keys and `status`.
 extension Service {
-  /// One request line in, one reply line out (docs/protocol.md).
-  func handleRequest(_ line: String) -> String {
+  /// One request line in, one reply line out (docs/protocol.md), both as bytes: invalid
+  /// UTF-8 reaches the decoder as it came and is answered `bad-json`.
+  func handleRequest(_ line: ArraySlice<UInt8>) -> [UInt8] {
     let reply: ControlReply
     do throws(ControlError) {
-      reply = answer(try ControlRequest(line: Array(line.utf8)))
+      reply = answer(try ControlRequest(line: line))
     } catch {
       reply = .failure(error)
     }
-    return String(decoding: reply.encodedLine().dropLast(), as: UTF8.self)
+    return reply.encodedLine().dropLast()
   }
 
   func answer(_ request: ControlRequest) -> ControlReply {

@@ -210,15 +210,12 @@ final class Service {
     }
     server = try ControlServer(
       listener: listener, loop: loop,
-      handler: { [unowned self] line in self.handleRequest(line) },
-      lineTooLong: {
-        String(decoding: ControlReply.lineTooLong.encodedLine().dropLast(), as: UTF8.self)
+      handler: { [unowned self] line, responder in
+        responder.reply(self.handleRequest(line))
       },
-      tooManyClients: {
-        String(
-          decoding: ControlReply.failure(ControlError(.internal, "too many clients; try again"))
-            .encodedLine().dropLast(), as: UTF8.self)
-      })
+      lineTooLong: ControlReply.lineTooLong.encodedLine().dropLast(),
+      tooManyClients: ControlReply.failure(ControlError(.internal, "too many clients; try again"))
+        .encodedLine().dropLast())
   }
 
   private func startWatching() {
