@@ -1,3 +1,5 @@
+import AlarmCore
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -36,7 +38,8 @@ let commands: [any Command.Type] = [
     let padded = c.name + String(repeating: " ", count: max(1, 10 - c.name.count))
     text += "  \(padded)\(c.summary)\n"
   }
-  text += "\nRun 'alarmclock COMMAND --help' for a command's options."
+  text += "\nRun 'alarmclock COMMAND --help' for a command's options, 'alarmclock --version'"
+  text += " for the version."
   return text
 }
 
@@ -48,6 +51,10 @@ guard let word = argv.first else {
 argv.removeFirst()
 if word == "--help" || word == "-h" || word == "help" {
   printOut(topLevelHelp())
+  exit(ExitCode.ok)
+}
+if word == "--version" || word == "-V" {
+  printOut("alarmclock \(AlarmclockVersion.string)")
   exit(ExitCode.ok)
 }
 guard let command = commands.first(where: { $0.name == word }) else {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// The CLI's usage contract: --help everywhere, exit 2 on usage errors.
@@ -7,6 +8,18 @@ import Testing
     #expect(r.status == 0)
     #expect(r.stdout.contains("usage: alarmclock COMMAND"))
     #expect(r.stdout.contains("check"))
+  }
+
+  /// One version string (AlarmCore's AlarmclockVersion): the package and `status` say it too.
+  @Test func versionIsTheOneVersionString() throws {
+    let source = try String(
+      contentsOf: CLI.repo.appendingPathComponent("Sources/AlarmCore/Model/Version.swift"),
+      encoding: .utf8)
+    let r = try CLI.run(["--version"])
+    #expect(r.status == 0)
+    let version = r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(version.hasPrefix("alarmclock "))
+    #expect(source.contains("\"\(version.dropFirst("alarmclock ".count))\""), "\(version)")
   }
 
   @Test func noArgumentsIsAUsageError() throws {

@@ -35,7 +35,7 @@ final class WeakRelay<Target: AnyObject> {
 /// ringer's events (a mailbox from the playback thread), the terminal when stdin is one,
 /// and the systemd watchdog timer when WATCHDOG_USEC asks for it. Nothing else wakes it.
 final class Service {
-  static let version = "0.1.0"
+  static let version = AlarmclockVersion.string
   /// How long before a firing the sound and the device are opened.
   static let prepareLead: Duration = .seconds(2)
   /// How long a failed state write waits before it is tried again.
