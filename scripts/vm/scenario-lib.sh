@@ -46,6 +46,10 @@ measure_wav() {
   sox "$1" -n trim "${2:-0}" remix 1 stat 2>&1 |
     awk '/Rough   frequency/ { f = $3 } /RMS     amplitude/ { r = $3 } END { print f + 0, r + 0 }'
 }
+# pcm_running PCM: substream 0 of the Loopback card's PCM (pcm0p: playback on device 0,
+# pcm1c: capture on device 1) is running: the condition to wait for instead of a sleep
+# after starting a player or a recorder (a busy machine may take seconds to get there).
+pcm_running() { grep -q "state: RUNNING" "/proc/asound/Loopback/$1/sub0/status" 2>/dev/null; }
 # freq_near MEASURED EXPECTED: within 2 %.
 freq_near() { awk -v m="$1" -v e="$2" 'BEGIN { exit !(m > e * 0.98 && m < e * 1.02) }'; }
 loud() { awk -v r="$1" 'BEGIN { exit !(r > 0.01) }'; }

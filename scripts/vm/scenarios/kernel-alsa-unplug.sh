@@ -7,7 +7,7 @@ source "$VM_LIB"
 sox -n -r 48000 -c 2 -b 16 /tmp/long.wav synth 20 sine 440 vol 0.5
 aplay -q -D hw:Loopback,0,0 /tmp/long.wav 2>/tmp/aplay.err &
 player=$!
-sleep 1
+check "aplay has the PCM open and running" wait_for 20 pcm_running pcm0p
 check "rmmod refuses while the PCM is open" bash -c '! rmmod snd_aloop 2>/dev/null'
 check "unbind and unload" loopback_unplug
 check "the card is gone" bash -c '! grep -q Loopback /proc/asound/cards'

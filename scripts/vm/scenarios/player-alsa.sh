@@ -9,7 +9,7 @@ source "$VM_LIB"
 "$ALARMCLOCK" --help 2>&1 | grep -qE '^ *play( |$)' || skip "alarmclock not built with play"
 tone /tmp/tone.wav 30 660
 bg_start play "$ALARMCLOCK" play /tmp/tone.wav --device hw:Loopback,0,0 --volume 100 --seconds 20
-sleep 1
+check "play has the PCM running" wait_for 20 pcm_running pcm0p
 check "the capture side hears 660 Hz" wait_for 10 hears 660
 check "card taken away mid-ring" loopback_unplug
 bg_wait play
