@@ -305,13 +305,13 @@ public final class HookRunner {
 
   /// Reaps the leaders that exit within `limit` (polling every 10 ms).
   private func waitForLeaders(upTo limit: Duration) {
-    let deadline = TimerFd.Clock.monotonic.now() + limit
+    let deadline = Clock.monotonic.now() + limit
     while true {
       for hook in hooks.values where hook.status == nil {
         hook.status = HookProcess.reap(hook.pid)
       }
       guard hooks.values.contains(where: { $0.status == nil }),
-        TimerFd.Clock.monotonic.now() < deadline
+        Clock.monotonic.now() < deadline
       else { return }
       usleep(10_000)
     }

@@ -148,7 +148,7 @@ public final class GpioChip: Sendable {
   /// Requests a line as a button input (GPIO_V2_GET_LINE_IOCTL); the
   /// returned line's fd delivers `struct gpio_v2_line_event` records.
   public func requestLine(_ line: GPIOLine, options: GpioLineRequestOptions)
-    throws(InputError) -> GpioLine
+    throws(InputError) -> GpioLineRequest
   {
     let offset = try resolve(line)
     var req = options.requestBytes(offset: offset)
@@ -167,13 +167,13 @@ public final class GpioChip: Sendable {
     }
     let lineFd = req.load(Int32.self, at: Int(CSHIM_GPIO_V2_LINE_REQUEST_FD))
     InputSys.setNonBlocking(lineFd)
-    return GpioLine(fd: lineFd, chip: info.path, offset: offset)
+    return GpioLineRequest(fd: lineFd, chip: info.path, offset: offset)
   }
 }
 
 /// A requested GPIO line: register `descriptor` with the event loop and feed a
 /// `GpioEventReader` when it is readable. Closing releases the line.
-public final class GpioLine: Sendable {
+public final class GpioLineRequest: Sendable {
   /// The line request's fd (or a FIFO's), owned by this object.
   public let descriptor: FileDescriptor
   public var fd: Int32 { descriptor.rawValue }
@@ -194,10 +194,12 @@ public final class GpioLine: Sendable {
   /// from 1), written by a bridge to a GPIO elsewhere or by a test. Bias,
   /// active-low and debounce are the writer's business; the line must be an
   /// offset, since a FIFO has no line names.
-  public static func openFifo(_ path: String, line: GPIOLine) throws(InputError) -> GpioLine {
+  public static func openFifo(_ path: String, line: GPIOLine) throws(InputError) -> GpioLineRequest
+  {
     guard case .offset(let offset) = line else {
       throw .fifoLineName(fifo: path, line: line.logText)
     }
-    return GpioLine(fd: try InputSys.openFifo(path), chip: path, offset: offset, isFifo: true)
+    return GpioLineRequest(
+      fd: try InputSys.openFifo(path), chip: path, offset: offset, isFifo: true)
   }
 }
