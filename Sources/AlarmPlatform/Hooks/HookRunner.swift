@@ -47,6 +47,18 @@ public final class HookRunner {
   /// Called on the loop thread after each hook ended (after its outcome was logged).
   public var onFinish: ((HookResult) -> Void)?
 
+  /// Variables systemd meant for the service alone, never passed to a hook: with them a
+  /// hook could send sd_notify messages (or watchdog pings) as the service, or take the
+  /// service's socket-activation descriptors for its own.
+  public static let serviceOnly: Set<String> = [
+    "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID",
+    "LISTEN_FDNAMES",
+  ]
+  /// Once a hook's output is over its budget its pipe is read once per `floodPause` (a
+  /// bounded amount each time, the rest counted and dropped): a hook that floods its
+  /// output then waits on a full pipe instead of keeping the loop and the CPU busy.
+  public static let floodPause: Duration = .milliseconds(100)
+
   private let loop: EventLoop
   private let environment: Environment
   private let log: (LogLevel, String) -> Void
@@ -95,7 +107,7 @@ public final class HookRunner {
       log(.error, "hook \(name): cannot run '\(program)': not found in PATH (\(path))")
       return nil
     }
-    var variables = environment.values
+    var variables = environment.values.filter { !HookRunner.serviceOnly.contains($0.key) }
     variables.merge(extra) { _, new in new }
     let envp = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     do {
@@ -173,11 +185,7 @@ public final class HookRunner {
         guard let self, let hook else { return }
         self.exited(hook)
       }
-      try loop.register(pipe.read, interest: .readable) { [weak self, weak hook] _ in
-        guard let self, let hook else { return }
-        self.readOutput(hook)
-        self.finishIfDone(hook)
-      }
+      try watchOutput(hook)
       try loop.register(timer.descriptor, interest: .readable) { [weak self, weak hook] _ in
         guard let self, let hook else { return }
         self.timerFired(hook)
@@ -204,9 +212,20 @@ public final class HookRunner {
     finishIfDone(hook)
   }
 
+  private func watchOutput(_ hook: Hook) throws(SystemError) {
+    guard let output = hook.output else { return }
+    try loop.register(output, interest: .readable) { [weak self, weak hook] _ in
+      guard let self, let hook else { return }
+      self.readOutput(hook)
+      self.finishIfDone(hook)
+    }
+  }
+
   /// Reads what the pipe holds now (a bounded amount per call: level-triggered epoll calls
   /// again, so a hook writing without pause cannot starve the loop); closes it at its end.
+  /// Over budget, the pipe is left alone for `floodPause`.
   private func readOutput(_ hook: Hook) {
+    defer { throttleIfFlooding(hook) }
     guard let output = hook.output else { return }
     for _ in 0..<16 {
       let chunk: [UInt8]
@@ -224,6 +243,43 @@ public final class HookRunner {
       }
       for line in hook.capture.append(chunk) { logLine(hook, line) }
     }
+  }
+
+  /// Stops watching a flooding hook's pipe until its throttle timer fires.
+  private func throttleIfFlooding(_ hook: Hook) {
+    guard hook.capture.dropped > 0, let output = hook.output, !hook.paused else { return }
+    do throws(SystemError) {
+      let timer: TimerFd
+      if let made = hook.throttle {
+        timer = made
+      } else {
+        timer = try TimerFd(clock: .monotonic)
+        try loop.register(timer.descriptor, interest: .readable) { [weak self, weak hook] _ in
+          guard let self, let hook else { return }
+          self.resumeOutput(hook)
+        }
+        hook.throttle = timer
+      }
+      try timer.arm(after: HookRunner.floodPause)
+      loop.unregister(output)
+      hook.paused = true
+    } catch {
+      // No timer: the pipe stays watched, busier but with nothing lost track of.
+      log(.debug, "hook \(hook.name): cannot throttle its output: \(error)")
+    }
+  }
+
+  private func resumeOutput(_ hook: Hook) {
+    _ = try? hook.throttle?.read()
+    guard hook.paused else { return }
+    hook.paused = false
+    do throws(SystemError) {
+      try watchOutput(hook)
+    } catch {
+      close(output: hook)
+    }
+    readOutput(hook)
+    finishIfDone(hook)
   }
 
   private func close(output hook: Hook) {
@@ -301,6 +357,10 @@ public final class HookRunner {
     hook.timer.descriptor.close()
     loop.unregister(hook.exit)
     hook.exit.close()
+    if let throttle = hook.throttle {
+      loop.unregister(throttle.descriptor)
+      throttle.descriptor.close()
+    }
   }
 
   /// Reaps the leaders that exit within `limit` (polling every 10 ms).
@@ -331,6 +391,10 @@ private final class Hook {
   var output: FileDescriptor?
   let timer: TimerFd
   var capture: HookOutput
+  /// Made when the output first floods (`HookRunner.floodPause`).
+  var throttle: TimerFd?
+  /// True while the flooding output is not watched.
+  var paused = false
   /// Set once the leader is reaped.
   var status: ExitStatus?
   var stage = Stage.running
