@@ -12,8 +12,7 @@ public enum InputDirectoryChange: Sendable, Hashable {
 /// Watches device directories (/dev/input, /dev/input/by-id) with inotify,
 /// so devices that appear later are opened without polling. A directory that
 /// does not exist yet (by-id appears with the first device) is watched for
-/// through its parent. This is a private minimal inotify wrapper until the
-/// shared one in System/ is merged.
+/// through its parent.
 public final class InputHotplugWatch {
   /// The inotify fd (non-blocking, owned): register it with the event loop.
   public let descriptor: FileDescriptor
@@ -24,9 +23,14 @@ public final class InputHotplugWatch {
   private static let mask = UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
 
   public init(directories: [String]) throws(InputError) {
-    let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    guard fd >= 0 else { throw .system(call: "inotify_init1", device: "input", errno: errno) }
-    descriptor = FileDescriptor(owning: fd)
+    do throws(SystemError) {
+      let fd = try retryingEINTR("inotify_init1") {
+        inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+      }
+      descriptor = FileDescriptor(owning: fd)
+    } catch {
+      throw .system(call: "inotify_init1", device: "input", errno: error.errno)
+    }
     wanted = Set(directories)
     for dir in directories.sorted() { addWatch(dir) }
   }
@@ -50,11 +54,12 @@ public final class InputHotplugWatch {
   /// Drains the inotify fd: the nodes that appeared or went away.
   public func read() -> [InputDirectoryChange] {
     var out: [InputDirectoryChange] = []
-    var buf = [UInt8](repeating: 0, count: 4096)
     while true {
-      let (n, _) = buf.withUnsafeMutableBytes { InputSys.retryRead(fd, $0) }
-      guard n > 0 else { return out }
-      out += decode(buf[0..<n])
+      // EAGAIN (drained) or any error: what was read so far is the answer.
+      guard let chunk = try? descriptor.readSome(maxCount: 4096), !chunk.isEmpty else {
+        return out
+      }
+      out += decode(chunk[...])
     }
   }
 
