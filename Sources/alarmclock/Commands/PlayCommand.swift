@@ -88,7 +88,13 @@ struct PlayCommand: Command {
       mixer: mixer.map { MixerSetting(control: $0) })
     // The ringer reports it (`.fallbackTone`), printed once below.
     request.unplayable = problem
-    let player = Player()
+    let player: Player
+    do {
+      player = try Player()
+    } catch {
+      printError("alarmclock play: \(error)")
+      return ExitCode.failure
+    }
     let verbose = getenv("ALARMCLOCK_AUDIO_DEBUG") != nil
     var held = exhaust == .before ? exhaustDescriptors() : []
     defer { held.removeAll() }
@@ -164,16 +170,13 @@ struct PlayCommand: Command {
 /// What the main thread waits for: ring events turned into wake-ups through a pipe.
 private final class Player: Sendable {
   enum Wake: Equatable { case progress, ended, noDevice, interrupted }
-  private let pipeFDs: (read: Int32, write: Int32)
+  private let pipe: (read: FileDescriptor, write: FileDescriptor)
   private let state = Mutex<(queue: [Wake], firstFrame: Bool, played: Bool)>(([], false, false))
 
-  init() {
-    var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    pipeFDs = (fds[0], fds[1])
-  }
+  init() throws(SystemError) { pipe = try FileDescriptor.pipe() }
 
-  var interruptFD: Int32 { pipeFDs.write }
+  /// For the signal handler, which may only make a raw write(2).
+  var interruptFD: Int32 { pipe.write.rawValue }
 
   func handle(_ event: RingerEvent) {
     switch event {
@@ -207,8 +210,7 @@ private final class Player: Sendable {
 
   private func push(_ w: Wake) {
     state.withLock { $0.queue.append(w) }
-    var byte: UInt8 = 1
-    _ = write(pipeFDs.write, &byte, 1)
+    try? pipe.write.writeAll([1])
   }
 
   func wait() -> Wake {
@@ -216,9 +218,7 @@ private final class Player: Sendable {
       if let w = state.withLock({ s -> Wake? in s.queue.isEmpty ? nil : s.queue.removeFirst() }) {
         return w
       }
-      var byte: UInt8 = 0
-      let n = read(pipeFDs.read, &byte, 1)
-      if n == 1 && byte == 2 { return .interrupted }
+      if (try? pipe.read.readSome(maxCount: 1)) == [2] { return .interrupted }
     }
   }
 }
