@@ -5,24 +5,6 @@ import CShim
   import Glibc
 #endif
 
-/// How one hook run ended, for `HookRunner.onFinish`.
-public struct HookResult: Sendable, Hashable {
-  /// The name it ran under (the event, e.g. `ring`).
-  public var name: String
-  /// Its process id, which was also its process group id.
-  public var pid: Int32
-  public var status: ExitStatus
-  /// True when the runner killed it for overrunning its timeout.
-  public var timedOut: Bool
-
-  public init(name: String, pid: Int32, status: ExitStatus, timedOut: Bool) {
-    self.name = name
-    self.pid = pid
-    self.status = status
-    self.timedOut = timedOut
-  }
-}
-
 /// Runs hook commands as child processes from the service's event loop, never blocking it.
 ///
 /// Each hook is spawned with posix_spawn (no shell; `HookProcess.spawn` has the details)
@@ -375,41 +357,5 @@ public final class HookRunner {
       else { return }
       usleep(10_000)
     }
-  }
-}
-
-/// One running hook and its descriptors.
-private final class Hook {
-  enum Stage { case running, terminating, killing }
-
-  let name: String
-  let pid: pid_t
-  let timeout: Duration
-  /// The pidfd.
-  let exit: FileDescriptor
-  /// The pipe's read end; nil once it reached its end (or was given up on).
-  var output: FileDescriptor?
-  let timer: TimerFd
-  var capture: HookOutput
-  /// Made when the output first floods (`HookRunner.floodPause`).
-  var throttle: TimerFd?
-  /// True while the flooding output is not watched.
-  var paused = false
-  /// Set once the leader is reaped.
-  var status: ExitStatus?
-  var stage = Stage.running
-  var timedOut = false
-
-  init(
-    name: String, pid: pid_t, timeout: Duration, exit: FileDescriptor, output: FileDescriptor,
-    timer: TimerFd, capture: HookOutput
-  ) {
-    self.name = name
-    self.pid = pid
-    self.timeout = timeout
-    self.exit = exit
-    self.output = output
-    self.timer = timer
-    self.capture = capture
   }
 }
