@@ -148,13 +148,14 @@ public final class HookRunner {
     try pipe.read.setNonBlocking()
     let pid = try HookProcess.spawn(file: file, argv: argv, environment: envp, output: pipe.write)
     pipe.write.close()
-    let pidfd = cshim_pidfd_open(pid)
-    guard pidfd >= 0 else {
-      let error = SystemError.current("pidfd_open(\(pid))")
+    let pidfd: Int32
+    do throws(SystemError) {
+      pidfd = try retryingEINTR("pidfd_open(\(pid))") { cshim_pidfd_open(pid) }
+    } catch {
       // Without a pidfd the loop cannot notice the exit: do not leave it running unwatched.
       HookProcess.signalGroup(pid, SIGKILL)
       var status: Int32 = 0
-      _ = waitpid(pid, &status, 0)
+      _ = try? retryingEINTR("waitpid(\(pid))") { waitpid(pid, &status, 0) }
       throw error
     }
     let hook = Hook(
@@ -175,7 +176,7 @@ public final class HookRunner {
     } catch {
       HookProcess.signalGroup(pid, SIGKILL)
       var status: Int32 = 0
-      _ = waitpid(pid, &status, 0)
+      _ = try? retryingEINTR("waitpid(\(pid))") { waitpid(pid, &status, 0) }
       hook.status = ExitStatus(waitStatus: status)
       close(output: hook)
       release(hook)
