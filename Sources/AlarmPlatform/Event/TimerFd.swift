@@ -69,8 +69,13 @@ public final class TimerFd: Sendable {
   public func read() throws(SystemError) -> Expiry? {
     var count: UInt64 = 0
     let fd = descriptor.rawValue
-    let result = Glibc.read(fd, &count, 8)
-    return try TimerFd.interpretRead(result: result, errno: result < 0 ? errno : 0, count: count)
+    let n: Int
+    do throws(SystemError) {
+      n = try retryingEINTR("read(timerfd)") { Glibc.read(fd, &count, 8) }
+    } catch {
+      return try TimerFd.interpretRead(result: -1, errno: error.errno, count: 0)
+    }
+    return try TimerFd.interpretRead(result: n, errno: 0, count: count)
   }
 
   /// The meaning of a timerfd read(2) result: ECANCELED is a clock change, EAGAIN nothing yet.
