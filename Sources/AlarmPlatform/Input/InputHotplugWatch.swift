@@ -14,8 +14,9 @@ public enum InputDirectoryChange: Sendable, Hashable {
 /// does not exist yet (by-id appears with the first device) is watched for
 /// through its parent.
 public final class InputHotplugWatch {
+  private let inotify: Inotify
   /// The inotify fd (non-blocking, owned): register it with the event loop.
-  public let descriptor: FileDescriptor
+  public var descriptor: FileDescriptor { inotify.descriptor }
   public var fd: Int32 { descriptor.rawValue }
   private var watches: [Int32: String] = [:]
   private var wanted: Set<String>
@@ -24,10 +25,7 @@ public final class InputHotplugWatch {
 
   public init(directories: [String]) throws(InputError) {
     do throws(SystemError) {
-      let fd = try retryingEINTR("inotify_init1") {
-        inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-      }
-      descriptor = FileDescriptor(owning: fd)
+      inotify = try Inotify()
     } catch {
       throw .system(call: "inotify_init1", device: "input", errno: error.errno)
     }
@@ -39,63 +37,42 @@ public final class InputHotplugWatch {
   public var watchedDirectories: [String] { watches.values.sorted() }
 
   private func addWatch(_ dir: String) {
-    let wd = inotify_add_watch(fd, dir, InputHotplugWatch.mask)
-    if wd >= 0 {
-      watches[wd] = dir
-    } else if errno == ENOENT {
+    do throws(SystemError) {
+      watches[try inotify.addWatch(dir, mask: InputHotplugWatch.mask)] = dir
+    } catch  where error.errno == ENOENT {
       let parent = InputDeviceSelector.parent(of: dir)
       if parent != dir {
         wanted.insert(dir)
         addWatch(parent)
       }
+    } catch {
+      // Unwatchable (permissions): devices there are found when the service restarts.
     }
   }
 
   /// Drains the inotify fd: the nodes that appeared or went away.
   public func read() -> [InputDirectoryChange] {
+    // An error other than "drained" leaves the events read so far as the answer.
+    let events = (try? inotify.read()) ?? []
     var out: [InputDirectoryChange] = []
-    while true {
-      // EAGAIN (drained) or any error: what was read so far is the answer.
-      guard let chunk = try? descriptor.readSome(maxCount: 4096), !chunk.isEmpty else {
-        return out
-      }
-      out += decode(chunk[...])
-    }
-  }
-
-  private func decode(_ bytes: ArraySlice<UInt8>) -> [InputDirectoryChange] {
-    let header = MemoryLayout<inotify_event>.size
-    var out: [InputDirectoryChange] = []
-    var i = bytes.startIndex
-    while bytes.endIndex - i >= header {
-      let (wd, mask, len) = bytes.withUnsafeBytes { raw in
-        let o = i - bytes.startIndex
-        return (
-          raw.loadUnaligned(fromByteOffset: o, as: Int32.self),
-          raw.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self),
-          Int(raw.loadUnaligned(fromByteOffset: o + 12, as: UInt32.self))
-        )
-      }
-      let nameBytes = bytes[(i + header)..<min(bytes.endIndex, i + header + len)]
-      let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-      i += header + len
-      guard let dir = watches[wd] else { continue }
-      if mask & UInt32(IN_IGNORED) != 0 {
-        watches[wd] = nil  // the directory itself went away
+    for event in events {
+      guard let dir = watches[event.watch] else { continue }
+      if event.mask & UInt32(IN_IGNORED) != 0 {
+        watches[event.watch] = nil  // the directory itself went away
         if wanted.contains(dir) { addWatch(dir) }
         continue
       }
-      guard !name.isEmpty else { continue }
-      let path = dir + "/" + name
-      if mask & UInt32(IN_ISDIR) != 0 {
-        if wanted.contains(path), mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+      guard !event.name.isEmpty else { continue }
+      let path = dir + "/" + event.name
+      if event.mask & UInt32(IN_ISDIR) != 0 {
+        if wanted.contains(path), event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
           addWatch(path)
           // Entries created before the watch existed would be missed.
           for entry in InputDeviceSelector.expand(path + "/*") { out.append(.appeared(entry)) }
         }
         continue
       }
-      if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
+      if event.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
         out.append(.disappeared(path))
       } else {
         out.append(.appeared(path))
