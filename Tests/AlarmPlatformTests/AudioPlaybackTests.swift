@@ -17,7 +17,7 @@ final class AudioPlaybackTests {
     dir = try TempDir("playback")
     let events = self.events
     let logs = self.logs
-    ringer = Ringer(
+    ringer = try Ringer(
       defaultSound: nil, log: { level, text in logs.append("\(level): \(text)") },
       events: { events.append($0) })
     try Tool.check(["pactl", "set-sink-volume", PulseTestServer.sink, "100%"])
@@ -135,6 +135,27 @@ final class AudioPlaybackTests {
     let burst = samples[(start + 960)..<(start + 4800)]  // inside the first 120 ms burst
     let f = Signal.zeroCrossingFrequency(burst, rate: 48000)
     #expect(abs(f - FallbackTone.frequency) < 10, "recorded \(f) Hz")
+  }
+
+  /// A sound the resolver refused (`../x`) is never opened, though a file is there: the
+  /// fallback tone rings, reported once (`.fallbackTone`) and not also logged.
+  @Test func anUnplayableSoundIsNeverOpenedAndReportedOnce() throws {
+    var request = RingRequest(
+      sound: try sine(440), volume: 100, ramp: .zero, loop: false, devices: ["pulse"])
+    request.unplayable = SoundError(file: "../sine.wav", reason: .escapesDirectory)
+    let rec = try SinkRecorder(directory: dir.path)
+    ringer.start(request)
+    let start = rec.frameIndex(realtime: try firstFrameTime())
+    #expect(waitStopped() == .finished)
+    let samples = rec.finish()
+    let reasons = events.events.compactMap { e -> SoundError? in
+      if case .fallbackTone(let r) = e { r } else { nil }
+    }
+    #expect(reasons == [SoundError(file: "../sine.wav", reason: .escapesDirectory)])
+    #expect(!logs.events.contains { $0.contains("fallback") }, "\(logs.events)")
+    let burst = samples[(start + 960)..<(start + 4800)]
+    let f = Signal.zeroCrossingFrequency(burst, rate: 48000)
+    #expect(abs(f - FallbackTone.frequency) < 10, "recorded \(f) Hz, not the 440 Hz file")
   }
 
   @Test func aDecodeErrorMidRingSwitchesToTheTone() throws {

@@ -1,3 +1,4 @@
+import AlarmCore
 import AudioTestSupport
 import Foundation
 import Testing
@@ -64,6 +65,22 @@ import Testing
     try FileManager.default.createSymbolicLink(
       atPath: bundled + "/alias.wav", withDestinationPath: bundled + "/rooster.wav")
     #expect(try r.resolve("alias") == bundled + "/alias.wav")
+  }
+
+  /// A `..` name is refused even when it reaches a real file from the working directory
+  /// (the service used to open such a name there), with the check's rule (`SoundName`).
+  @Test func aDotDotNameIsRefusedThoughTheFileIsThere() throws {
+    let (t, user, bundled) = try makeDirs()
+    defer { t.remove() }
+    let depth = FileManager.default.currentDirectoryPath.split(separator: "/").count
+    let name = Array(repeating: "..", count: depth).joined(separator: "/") + user + "/rooster.mp3"
+    #expect(FileManager.default.fileExists(atPath: name))
+    #expect(throws: SoundError(file: name, reason: .escapesDirectory)) {
+      try SoundResolver(directories: [bundled]).resolve(name)
+    }
+    #expect(SoundName.problem(name)?.contains("would leave its sound directory") == true)
+    #expect(SoundName.problem("./" + name) == nil, "a ./ path is a path, used as given")
+    #expect(SoundName.problem("alarms/rooster") == nil)
   }
 
   @Test func defaultDirectoriesFollowTheBinary() {

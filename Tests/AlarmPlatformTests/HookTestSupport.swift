@@ -51,10 +51,9 @@ final class HookHarness {
   /// Runs the loop until `condition` holds or `limit` passed; returns whether it held.
   @discardableResult
   func spin(upTo limit: Duration = .seconds(10), until condition: () -> Bool) throws -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + limit
+    let deadline = Clock.monotonic.now() + limit
     while !condition() {
-      if clock.now >= deadline { return false }
+      if Clock.monotonic.now() >= deadline { return false }
       try loop.runOnce(timeout: .milliseconds(50))
     }
     return true

@@ -13,7 +13,8 @@ private let ms: UInt64 = 1_000_000
     let (r, w) = InputFixture.pipe()
     defer { close(w) }
     var source = GpioButtonSource(
-      line: GpioLine(fd: r, chip: "test", offset: 17), binding: KeyBinding(code: 0))
+      line: GpioLineRequest(descriptor: FileDescriptor(owning: r), chip: "test", offset: 17),
+      binding: KeyBinding(code: 0))
     InputFixture.write(w, InputFixture.gpioEvent(ns: 50_000 * ms, rising: true, seqno: 1))
     #expect(try source.readable().isEmpty)
     #expect(source.deadline == 51_500 * ms)
@@ -32,7 +33,8 @@ private let ms: UInt64 = 1_000_000
     let (r, w) = InputFixture.pipe()
     defer { close(w) }
     var source = GpioButtonSource(
-      line: GpioLine(fd: r, chip: "test", offset: 17), binding: KeyBinding(code: 0))
+      line: GpioLineRequest(descriptor: FileDescriptor(owning: r), chip: "test", offset: 17),
+      binding: KeyBinding(code: 0))
     InputFixture.write(w, InputFixture.gpioEvent(ns: 1_000 * ms, rising: true, seqno: 1))
     _ = try source.readable()
     let long = try source.timerFired(now: 2_500 * ms)

@@ -55,6 +55,22 @@ import Testing
     #expect(r.stderr.contains("Mars/Olympus"))
   }
 
+  /// A sound name with `..` would leave its sound directory: an error at its value, not a
+  /// ring that opens a file relative to the service's working directory.
+  @Test func checkReportsASoundNameThatLeavesItsDirectory() throws {
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
+    let text =
+      "[defaults]\nsound = \"/usr/share/x.wav\"\n\n[[alarm]]\ntime = \"06:45\"\n"
+      + "sound = \"../../x.wav\"\n"
+    let path = try dir.write("sound.toml", text)
+    let r = try CLI.run(["check", "--config", path])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("\(path):6:9: "), "\(r.stderr)")
+    #expect(r.stderr.contains("'../../x.wav' would leave its sound directory"), "\(r.stderr)")
+    #expect(!r.stderr.contains(":2:"), "an absolute path is allowed: \(r.stderr)")
+  }
+
   @Test func checkOnAMissingFileFails() throws {
     let r = try CLI.run(["check", "--config", "/nonexistent/alarms.toml"])
     #expect(r.status == 1)

@@ -18,7 +18,13 @@ enum DefaultsDecoder {
   /// Overrides the fields of `d` that `r` sets. `snooze = true` takes the inherited
   /// length (or 9 minutes when the inherited snooze is off).
   static func apply(_ r: TableReader, to d: inout AlarmDefaults, inherited: AlarmDefaults) {
-    if let sound = r.string("sound") { d.sound = sound }
+    if let sound = r.string("sound") {
+      if let why = SoundName.problem(sound), let entry = r.entry("sound") {
+        r.state.error(entry.node.range.start, why)
+      } else {
+        d.sound = sound
+      }
+    }
     if let volume = r.integer("volume", in: 0...100) {
       d.volume = Int(volume)
       if volume == 0, let entry = r.table.entry("volume") {

@@ -128,9 +128,6 @@ final class PCMDevice {
     return out
   }
 
-  /// Frames that can be written now, or a negative errno.
-  func avail() -> Int { Int(snd_pcm_avail_update(handle)) }
-
   /// Writes interleaved float frames (`channels` per frame); returns frames written
   /// or a negative errno (-EAGAIN when full).
   func write(_ samples: UnsafePointer<Float>, frames: Int) -> Int {

@@ -43,7 +43,7 @@ final class PlaybackLoop {
       case .start(let request, let deadline, let session)?:
         let ready = prepared?.request == request ? prepared : nil
         prepared = nil
-        let reason = RingSession(loop: self, request: request, session: session)
+        let reason = PlaybackSession(loop: self, request: request, session: session)
           .run(deadline: deadline, prepared: ready)
         engine.control.withLock { c in
           if c.writer == session {
@@ -54,23 +54,28 @@ final class PlaybackLoop {
         engine.log(.info, "audio: ring ended (\(reason))")
         engine.events(.stopped(reason))
       case nil:
-        var fds = [pollfd(fd: engine.wake.fd, events: Int16(POLLIN), revents: 0)]
-        _ = poll(&fds, 1, -1)
+        var fds = [pollfd(fd: engine.wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+        _ = try? retryingEINTR("poll(wake)") { poll(&fds, 1, -1) }
         engine.wake.drain()
       }
     }
   }
 
   /// Opens the source and, when `session` is nil (prepare), one attempt at each device.
+  /// A sound the request marks `unplayable` is never opened.
   func open(_ request: RingRequest, session: Int?) -> Prepared {
     var reason: SoundError? = nil
     var source: any AudioSource
     let path = request.sound ?? engine.defaultSound
+    engine.reserve.replenish()
     do throws(SoundError) {
+      if let unplayable = request.unplayable { throw unplayable }
       guard let path else {
         throw SoundError(file: SoundResolver.defaultSoundName, reason: .notFound(searched: []))
       }
-      source = try SoundDecoder(path: path)
+      source = try engine.reserve.retrying { () throws(SoundError) in
+        try SoundDecoder(path: path)
+      }
     } catch {
       reason = error
       source = FallbackTone()
@@ -80,8 +85,9 @@ final class PlaybackLoop {
     if session == nil {
       for (i, name) in request.devices.enumerated() {
         do {
-          result.device = try PCMDevice(
-            name: name, rate: source.sampleRate, channels: source.channels)
+          result.device = try engine.reserve.retrying { () throws(AudioDeviceError) in
+            try PCMDevice(name: name, rate: source.sampleRate, channels: source.channels)
+          }
           result.deviceIndex = i
           break
         } catch {
@@ -95,13 +101,13 @@ final class PlaybackLoop {
   /// Sleeps up to `d`, waking early only when `session` may no longer write.
   /// Returns false in that case.
   func pause(_ d: Duration, session: Int) -> Bool {
-    let end = readClock(CLOCK_MONOTONIC) + d
+    let end = Clock.monotonic.now() + d
     while mayWrite(session) {
-      let left = end - readClock(CLOCK_MONOTONIC)
+      let left = end - Clock.monotonic.now()
       if left <= .zero { return true }
-      var fds = [pollfd(fd: engine.wake.fd, events: Int16(POLLIN), revents: 0)]
-      let ms = Int32(clamping: Int64(left.secondsDouble * 1000) + 1)
-      if poll(&fds, 1, ms) > 0 { engine.wake.drain() }
+      var fds = [pollfd(fd: engine.wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
+      let ready = try? retryingEINTR("poll(wake)") { poll(&fds, 1, left.pollTimeout) }
+      if (ready ?? 0) > 0 { engine.wake.drain() }
     }
     return false
   }
@@ -121,9 +127,11 @@ final class PlaybackLoop {
       for (i, name) in request.devices.enumerated() {
         for attempt in 0..<PlaybackLoop.attemptsPerDevice {
           guard mayWrite(session) else { return nil }
-          if let giveUp, readClock(CLOCK_MONOTONIC) >= giveUp { return nil }
+          if let giveUp, Clock.monotonic.now() >= giveUp { return nil }
           do {
-            let device = try PCMDevice(name: name, rate: rate, channels: channels)
+            let device = try engine.reserve.retrying { () throws(AudioDeviceError) in
+              try PCMDevice(name: name, rate: rate, channels: channels)
+            }
             return (device, i)
           } catch {
             engine.log(.error, "audio: \(error) (attempt \(attempt + 1))")

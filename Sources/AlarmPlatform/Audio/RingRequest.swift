@@ -1,11 +1,11 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What to ring and how: everything the playback thread needs, already resolved.
 public struct RingRequest: Sendable, Equatable {
   /// The resolved sound file, or nil for the bundled default sound.
   public var sound: String?
+  /// Why the alarm's sound could not be resolved (`SoundResolver`): when set, nothing is
+  /// opened, the fallback tone rings, and the ringer logs and reports it once
+  /// (`.fallbackTone`).
+  public var unplayable: SoundError?
   /// Target volume, 0-100 % (perceptual law, see `Gain`).
   public var volume: Int
   /// Fade-in from -60 dB to the target volume over this long; `.zero` for none.
@@ -50,12 +50,7 @@ public struct MixerSetting: Sendable, Equatable {
 /// When a ring starts: an absolute time on the monotonic or the realtime clock.
 /// A realtime deadline follows clock changes (NTP setting the clock after boot).
 public struct RingDeadline: Sendable, Equatable {
-  public enum Clock: Sendable, Equatable {
-    /// CLOCK_MONOTONIC: time since boot, never jumps.
-    case monotonic
-    /// CLOCK_REALTIME: wall-clock time since the Unix epoch.
-    case realtime
-  }
+  /// The clock `time` is read on (`.realtime` follows clock changes).
   public var clock: Clock
   /// Time since the clock's epoch.
   public var time: Duration
@@ -67,8 +62,7 @@ public struct RingDeadline: Sendable, Equatable {
 
   /// The current time on `clock`.
   public static func now(_ clock: Clock) -> RingDeadline {
-    RingDeadline(
-      clock: clock, time: readClock(clock == .monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME))
+    RingDeadline(clock: clock, time: clock.now())
   }
 
   /// This deadline moved by `d`.
@@ -109,16 +103,4 @@ public enum StopReason: Sendable, Equatable {
   case finished
   /// `maxDuration` elapsed.
   case maxDuration
-}
-
-func readClock(_ id: clockid_t) -> Duration {
-  var ts = timespec()
-  clock_gettime(id, &ts)
-  return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
-}
-
-extension Duration {
-  var secondsDouble: Double {
-    Double(components.seconds) + Double(components.attoseconds) / 1e18
-  }
 }

@@ -18,20 +18,34 @@ import Synchronization
 /// that cannot be opened is retried with backoff, then the next device in the request's
 /// list is tried, round after round (`.deviceFailed`, `.noDevice`) until one opens or the
 /// ring is stopped; a device lost mid-ring is reopened and the ring goes on.
+///
+/// Out of descriptors is not silence either: the wake-up eventfd, the deadline timers and
+/// a reserve of spare descriptors are created in `init` (which throws if they cannot be),
+/// and opening the sound or the PCM is retried with the reserve given back (see
+/// `DescriptorReserve`); the fallback tone needs no descriptor beyond the PCM.
 public final class Ringer: Sendable {
   private let engine: RingerEngine
   private let thread: pthread_t
 
   /// - Parameters:
   ///   - defaultSound: the file rung when a request has no sound (nil: the fallback tone).
-  ///   - log: receives every failure and state change, from the playback thread.
+  ///   - log: receives every failure and state change, from the playback thread, except
+  ///     the fallback tone: that is reported once, as `.fallbackTone`, for the receiver
+  ///     of `events` to log (so it is not logged twice).
   ///   - events: receives `RingerEvent`s, from the playback thread; keep it short.
+  /// - Throws: when the eventfd, the timers, the descriptor reserve or the playback thread
+  ///   cannot be created (out of descriptors or memory): a ringer that could not ring.
   public init(
     defaultSound: String?, log: @escaping AudioLog = { _, _ in },
     events: @escaping @Sendable (RingerEvent) -> Void = { _ in }
-  ) {
-    engine = RingerEngine(defaultSound: defaultSound, log: log, events: events)
+  ) throws(SystemError) {
+    engine = try RingerEngine(
+      defaultSound: defaultSound, log: log, events: events, reserve: DescriptorReserve())
     cshim_alsa_silence_errors()
+    // ALSA reads its configuration files on the first open and caches a failed read for
+    // good; reading them now means a ring out of descriptors does not need them.
+    let configRead = snd_config_update()
+    if configRead < 0 { log(.warning, "audio: ALSA configuration: \(alsaText(configRead))") }
     let box = Unmanaged.passRetained(engine).toOpaque()
     var tid = pthread_t()
     let rc = pthread_create(
@@ -43,10 +57,9 @@ public final class Ringer: Sendable {
         return nil
       }, box)
     if rc != 0 {
-      // Without a thread nothing can ring; run the loop when asked is not possible, so
-      // say so loudly. (pthread_create fails only when the system is out of resources.)
+      // Without a thread nothing can ring (pthread_create fails only out of resources).
       Unmanaged<RingerEngine>.fromOpaque(box).release()
-      log(.error, "audio: cannot start the playback thread: \(String(cString: strerror(rc)))")
+      throw SystemError("pthread_create(ringer)", errno: rc)
     }
     thread = tid
   }
@@ -58,7 +71,7 @@ public final class Ringer: Sendable {
       if let pcm = c.pcm { snd_pcm_drop(pcm.raw) }
     }
     engine.wake.signal()
-    if thread != pthread_t() { pthread_join(thread, nil) }
+    pthread_join(thread, nil)
   }
 
   /// Opens the sound and the device for `request` ahead of time, so that a `start` with
@@ -124,15 +137,27 @@ final class RingerEngine: Sendable {
   }
 
   let control = Mutex(Control())
-  let wake = EventFD()
+  /// Wakes the playback thread for a command.
+  let wake: EventFd
+  /// One timer per clock, for ring deadlines (created here: a ring opens no timer).
+  let deadlineTimers: [Clock: TimerFd]
+  /// Spare descriptors for opening the sound and the PCM when none are left.
+  let reserve: DescriptorReserve
   let defaultSound: String?
   let log: AudioLog
   let events: @Sendable (RingerEvent) -> Void
 
   init(
     defaultSound: String?, log: @escaping AudioLog,
-    events: @escaping @Sendable (RingerEvent) -> Void
-  ) {
+    events: @escaping @Sendable (RingerEvent) -> Void, reserve: DescriptorReserve
+  ) throws(SystemError) {
+    wake = try EventFd()
+    var timers: [Clock: TimerFd] = [:]
+    for clock in [Clock.realtime, .monotonic, .boottime] {
+      timers[clock] = try TimerFd(clock: clock)
+    }
+    deadlineTimers = timers
+    self.reserve = reserve
     self.defaultSound = defaultSound
     self.log = log
     self.events = events
@@ -143,22 +168,4 @@ final class RingerEngine: Sendable {
 /// the engine's control lock, so no two threads use the PCM at once.
 struct PCMHandle: @unchecked Sendable, Equatable {
   let raw: OpaquePointer
-}
-
-/// A non-blocking eventfd: any thread signals, the playback thread wakes.
-final class EventFD: Sendable {
-  let fd: Int32
-
-  init() { fd = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK)) }
-  deinit { if fd >= 0 { close(fd) } }
-
-  func signal() {
-    var one: UInt64 = 1
-    _ = write(fd, &one, 8)
-  }
-
-  func drain() {
-    var value: UInt64 = 0
-    _ = read(fd, &value, 8)
-  }
 }

@@ -21,13 +21,14 @@ public final class SoundDecoder: AudioSource {
   /// Frames in the file as the header states them (an estimate for some MP3s).
   public let frameCount: Int64
   private var file: OpaquePointer
-  private var fd: Int32  // ours: libsndfile is told not to close it (close_desc 0)
+  /// Ours: libsndfile is told not to close it (close_desc 0); closed after `sf_close`.
+  private var descriptor: FileDescriptor
 
   /// Opens `path`; throws a `SoundError` saying why it cannot be decoded.
   public init(path: String) throws(SoundError) {
     self.path = path
     var info = SF_INFO()
-    (file, fd) = try SoundDecoder.open(path, &info)
+    (file, descriptor) = try SoundDecoder.open(path, &info)
     sampleRate = Int(info.samplerate)
     channels = Int(info.channels)
     frameCount = Int64(info.frames)
@@ -35,7 +36,7 @@ public final class SoundDecoder: AudioSource {
 
   deinit {
     sf_close(file)
-    close(fd)
+    descriptor.close()
   }
 
   /// Reads up to `frames` interleaved frames as floats in [-1, 1]; 0 at the end.
@@ -55,54 +56,52 @@ public final class SoundDecoder: AudioSource {
   public func rewind() throws(SoundError) {
     if sf_seek(file, 0, SEEK_SET) == 0 { return }
     var info = SF_INFO()
-    let (reopened, newFD) = try SoundDecoder.open(path, &info)
+    let (reopened, newDescriptor) = try SoundDecoder.open(path, &info)
     guard Int(info.samplerate) == sampleRate, Int(info.channels) == channels else {
       sf_close(reopened)
-      close(newFD)
       throw SoundError(file: path, reason: .truncated("the file changed while playing"))
     }
     sf_close(file)
-    close(fd)
-    (file, fd) = (reopened, newFD)
+    descriptor.close()
+    (file, descriptor) = (reopened, newDescriptor)
   }
 
+  /// Opens and checks the file. On every throw the descriptor closes with its owner.
   private static func open(_ path: String, _ info: inout SF_INFO) throws(SoundError)
-    -> (OpaquePointer, Int32)
+    -> (OpaquePointer, FileDescriptor)
   {
-    var st = stat()
-    if stat(path, &st) != 0 {
-      let e = errno
-      if e == ENOENT || e == ENOTDIR { throw SoundError(file: path, reason: .missing) }
-      throw SoundError(file: path, reason: .unreadable(String(cString: strerror(e))))
+    let descriptor: FileDescriptor
+    let st: stat
+    do {
+      // Non-blocking: a FIFO named as a sound must not hang the open (it is refused below).
+      descriptor = try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
+      st = try descriptor.status()
+    } catch {
+      if error.errno == ENOENT || error.errno == ENOTDIR {
+        throw SoundError(file: path, reason: .missing)
+      }
+      throw SoundError(file: path, reason: .unreadable(SystemError.message(for: error.errno)))
     }
     guard (st.st_mode & S_IFMT) == S_IFREG else {
       throw SoundError(file: path, reason: .notAFile)
     }
     guard st.st_size > 0 else { throw SoundError(file: path, reason: .zeroLength) }
-    var fd: Int32
-    repeat { fd = Glibc.open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-    guard fd >= 0 else {
-      throw SoundError(file: path, reason: .unreadable(String(cString: strerror(errno))))
-    }
     info = SF_INFO()  // format 0: detect from the content
-    guard let handle = sf_open_fd(fd, Int32(SFM_READ), &info, 0) else {
+    guard let handle = sf_open_fd(descriptor.rawValue, Int32(SFM_READ), &info, 0) else {
       let why = String(cString: sf_strerror(nil))
-      close(fd)
       throw SoundError(file: path, reason: .notAudio(why))
     }
     guard info.channels >= 1, info.channels <= 64, info.samplerate >= 1000,
       info.samplerate <= 768_000
     else {
       sf_close(handle)
-      close(fd)
       let why = "\(info.channels) channels at \(info.samplerate) Hz"
       throw SoundError(file: path, reason: .notAudio(why))
     }
     guard info.frames > 0 else {
       sf_close(handle)
-      close(fd)
       throw SoundError(file: path, reason: .truncated("no audio frames"))
     }
-    return (handle, fd)
+    return (handle, descriptor)
   }
 }

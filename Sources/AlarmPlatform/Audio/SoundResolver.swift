@@ -1,3 +1,5 @@
+import AlarmCore
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -8,8 +10,9 @@
 /// `extensions` appended (`rooster` finds `rooster.mp3`); names may be any Unicode text.
 /// A name starting with `/` or `./` is a path (absolute, or relative to the working
 /// directory) and is used as it is. Anything else is a name inside a directory and may
-/// not leave it: `.`/`..`/empty components are refused, and the file's real path
-/// (symlinks resolved) must lie inside the directory's real path.
+/// not leave it (`SoundName`): `.`/`..`/empty components are refused, and the file's real
+/// path (symlinks resolved) must lie inside the directory's real path. A refused name is
+/// never opened: the caller rings the fallback tone (`RingRequest.unplayable`).
 public struct SoundResolver: Sendable {
   /// The directories searched, first match wins.
   public var directories: [String]
@@ -43,15 +46,16 @@ public struct SoundResolver: Sendable {
 
   /// The path of the sound called `name`, or why there is none.
   public func resolve(_ name: String) throws(SoundError) -> String {
-    if name.hasPrefix("/") || name.hasPrefix("./") {
+    if SoundName.isPath(name) {
       guard isRegularFile(name) else {
         throw SoundError(file: name, reason: fileExists(name) ? .notAFile : .missing)
       }
       return name
     }
-    let components = name.split(separator: "/", omittingEmptySubsequences: false)
-    guard !name.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." || $0.isEmpty })
-    else { throw SoundError(file: name, reason: .escapesDirectory) }
+    // The config check refuses such names too (`SoundName.problem`); never opened.
+    guard SoundName.problem(name) == nil else {
+      throw SoundError(file: name, reason: .escapesDirectory)
+    }
     var escaped = false
     for dir in directories {
       for candidate in [name] + SoundResolver.extensions.map({ "\(name).\($0)" }) {

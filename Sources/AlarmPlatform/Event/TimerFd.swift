@@ -1,36 +1,20 @@
+import CShim
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import CShim
 
 /// A timerfd: a timer that makes its descriptor readable when it expires.
 ///
-/// Alarms use a `.realtime` timer armed at an absolute wall-clock instant with
-/// cancel-on-set, so a clock change (NTP at boot, `date -s`) wakes the loop with
-/// `.clockChanged` and the schedule is recomputed. Snooze, `ring_for` and the watchdog use
-/// relative `.monotonic` or `.boottime` timers (boottime keeps counting during suspend).
-public final class TimerFd {
-  /// The clock a timer runs on.
-  public enum Clock: Sendable {
-    case realtime
-    case monotonic
-    case boottime
-
-    var id: clockid_t {
-      switch self {
-      case .realtime: CLOCK_REALTIME
-      case .monotonic: CLOCK_MONOTONIC
-      case .boottime: CLOCK_BOOTTIME
-      }
-    }
-
-    /// The clock's current reading, as time since its epoch.
-    public func now() -> Duration {
-      var ts = timespec()
-      clock_gettime(id, &ts)
-      return .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
-    }
-  }
+/// Every engine deadline (a firing, a snooze's end, `ring_for`'s end) goes on one
+/// `.realtime` timer armed at an absolute wall-clock instant with cancel-on-set, so a
+/// clock change (NTP at boot, `date -s`) wakes the loop with `.clockChanged` and the
+/// schedule is recomputed. Hook timeouts, the state-file retry and the systemd watchdog
+/// use relative `.monotonic` timers; press timing arms `.monotonic` deadlines.
+public final class TimerFd: Sendable {
+  /// The clock a timer runs on: the module's one `Clock` (this name stays for the callers
+  /// that spell it `TimerFd.Clock`).
+  public typealias Clock = AlarmPlatform.Clock
 
   /// What reading a readable timer reports.
   public enum Expiry: Sendable, Equatable {
@@ -41,6 +25,7 @@ public final class TimerFd {
     case clockChanged
   }
 
+  /// The clock the timer runs on.
   public let clock: Clock
   /// The descriptor to register with an `EventLoop` for `.readable`.
   public let descriptor: FileDescriptor
@@ -80,21 +65,17 @@ public final class TimerFd {
     try set(flags: 0, value: .zero, interval: .zero)
   }
 
-  /// Time left until the next expiry; nil when disarmed.
-  public func remaining() throws(SystemError) -> Duration? {
-    var spec = itimerspec()
-    let fd = descriptor.rawValue
-    try retryingEINTR("timerfd_gettime") { timerfd_gettime(fd, &spec) }
-    let left = TimerFd.duration(spec.it_value)
-    return left == .zero ? nil : left
-  }
-
   /// Reads the expiry; nil when the timer has not expired (a spurious wake-up).
   public func read() throws(SystemError) -> Expiry? {
     var count: UInt64 = 0
     let fd = descriptor.rawValue
-    let result = Glibc.read(fd, &count, 8)
-    return try TimerFd.interpretRead(result: result, errno: result < 0 ? errno : 0, count: count)
+    let n: Int
+    do throws(SystemError) {
+      n = try retryingEINTR("read(timerfd)") { Glibc.read(fd, &count, 8) }
+    } catch {
+      return try TimerFd.interpretRead(result: -1, errno: error.errno, count: 0)
+    }
+    return try TimerFd.interpretRead(result: n, errno: 0, count: count)
   }
 
   /// The meaning of a timerfd read(2) result: ECANCELED is a clock change, EAGAIN nothing yet.
@@ -121,9 +102,5 @@ public final class TimerFd {
   static func makeTimespec(_ d: Duration) -> Glibc.timespec {
     let (seconds, attoseconds) = d.components
     return Glibc.timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-  }
-
-  static func duration(_ ts: Glibc.timespec) -> Duration {
-    .seconds(Int64(ts.tv_sec)) + .nanoseconds(Int64(ts.tv_nsec))
   }
 }

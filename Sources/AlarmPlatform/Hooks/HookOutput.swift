@@ -14,6 +14,11 @@ struct HookOutput {
   /// the newline or a trailing carriage return).
   mutating func append(_ bytes: some Collection<UInt8>) -> [String] {
     var lines: [String] = []
+    // Over budget (a flooding hook): counted at once, not byte by byte.
+    if logged + pending.count >= limit {
+      dropped += bytes.count
+      return lines
+    }
     for byte in bytes {
       if logged + pending.count >= limit {
         dropped += 1

@@ -118,14 +118,10 @@ enum HookProcess {
   /// Reaps `pid` if it has exited, without waiting. Nil while it still runs.
   static func reap(_ pid: pid_t) -> ExitStatus? {
     var status: Int32 = 0
-    while true {
-      let rc = waitpid(pid, &status, WNOHANG)
-      if rc == pid { return ExitStatus(waitStatus: status) }
-      if rc == -1 && errno == EINTR { continue }
-      // 0: still running. -1 ECHILD: someone else reaped it; report that rather than
-      // wait forever.
-      return rc == 0 ? nil : .unknown
-    }
+    // ECHILD (someone else reaped it): report that rather than wait forever.
+    guard let rc = try? retryingEINTR("waitpid(\(pid))", { waitpid(pid, &status, WNOHANG) })
+    else { return .unknown }
+    return rc == pid ? ExitStatus(waitStatus: status) : nil  // 0: still running
   }
 
   /// posix_spawn's functions return an error number instead of setting errno.

@@ -5,24 +5,6 @@ import CShim
   import Glibc
 #endif
 
-/// How one hook run ended, for `HookRunner.onFinish`.
-public struct HookResult: Sendable, Hashable {
-  /// The name it ran under (the event, e.g. `ring`).
-  public var name: String
-  /// Its process id, which was also its process group id.
-  public var pid: Int32
-  public var status: ExitStatus
-  /// True when the runner killed it for overrunning its timeout.
-  public var timedOut: Bool
-
-  public init(name: String, pid: Int32, status: ExitStatus, timedOut: Bool) {
-    self.name = name
-    self.pid = pid
-    self.status = status
-    self.timedOut = timedOut
-  }
-}
-
 /// Runs hook commands as child processes from the service's event loop, never blocking it.
 ///
 /// Each hook is spawned with posix_spawn (no shell; `HookProcess.spawn` has the details)
@@ -46,6 +28,18 @@ public final class HookRunner {
   public let killGrace: Duration
   /// Called on the loop thread after each hook ended (after its outcome was logged).
   public var onFinish: ((HookResult) -> Void)?
+
+  /// Variables systemd meant for the service alone, never passed to a hook: with them a
+  /// hook could send sd_notify messages (or watchdog pings) as the service, or take the
+  /// service's socket-activation descriptors for its own.
+  public static let serviceOnly: Set<String> = [
+    "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID",
+    "LISTEN_FDNAMES",
+  ]
+  /// Once a hook's output is over its budget its pipe is read once per `floodPause` (a
+  /// bounded amount each time, the rest counted and dropped): a hook that floods its
+  /// output then waits on a full pipe instead of keeping the loop and the CPU busy.
+  public static let floodPause: Duration = .milliseconds(100)
 
   private let loop: EventLoop
   private let environment: Environment
@@ -95,7 +89,7 @@ public final class HookRunner {
       log(.error, "hook \(name): cannot run '\(program)': not found in PATH (\(path))")
       return nil
     }
-    var variables = environment.values
+    var variables = environment.values.filter { !HookRunner.serviceOnly.contains($0.key) }
     variables.merge(extra) { _, new in new }
     let envp = variables.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     do {
@@ -154,13 +148,14 @@ public final class HookRunner {
     try pipe.read.setNonBlocking()
     let pid = try HookProcess.spawn(file: file, argv: argv, environment: envp, output: pipe.write)
     pipe.write.close()
-    let pidfd = cshim_pidfd_open(pid)
-    guard pidfd >= 0 else {
-      let error = SystemError.current("pidfd_open(\(pid))")
+    let pidfd: Int32
+    do throws(SystemError) {
+      pidfd = try retryingEINTR("pidfd_open(\(pid))") { cshim_pidfd_open(pid) }
+    } catch {
       // Without a pidfd the loop cannot notice the exit: do not leave it running unwatched.
       HookProcess.signalGroup(pid, SIGKILL)
       var status: Int32 = 0
-      _ = waitpid(pid, &status, 0)
+      _ = try? retryingEINTR("waitpid(\(pid))") { waitpid(pid, &status, 0) }
       throw error
     }
     let hook = Hook(
@@ -173,11 +168,7 @@ public final class HookRunner {
         guard let self, let hook else { return }
         self.exited(hook)
       }
-      try loop.register(pipe.read, interest: .readable) { [weak self, weak hook] _ in
-        guard let self, let hook else { return }
-        self.readOutput(hook)
-        self.finishIfDone(hook)
-      }
+      try watchOutput(hook)
       try loop.register(timer.descriptor, interest: .readable) { [weak self, weak hook] _ in
         guard let self, let hook else { return }
         self.timerFired(hook)
@@ -185,7 +176,7 @@ public final class HookRunner {
     } catch {
       HookProcess.signalGroup(pid, SIGKILL)
       var status: Int32 = 0
-      _ = waitpid(pid, &status, 0)
+      _ = try? retryingEINTR("waitpid(\(pid))") { waitpid(pid, &status, 0) }
       hook.status = ExitStatus(waitStatus: status)
       close(output: hook)
       release(hook)
@@ -204,9 +195,20 @@ public final class HookRunner {
     finishIfDone(hook)
   }
 
+  private func watchOutput(_ hook: Hook) throws(SystemError) {
+    guard let output = hook.output else { return }
+    try loop.register(output, interest: .readable) { [weak self, weak hook] _ in
+      guard let self, let hook else { return }
+      self.readOutput(hook)
+      self.finishIfDone(hook)
+    }
+  }
+
   /// Reads what the pipe holds now (a bounded amount per call: level-triggered epoll calls
   /// again, so a hook writing without pause cannot starve the loop); closes it at its end.
+  /// Over budget, the pipe is left alone for `floodPause`.
   private func readOutput(_ hook: Hook) {
+    defer { throttleIfFlooding(hook) }
     guard let output = hook.output else { return }
     for _ in 0..<16 {
       let chunk: [UInt8]
@@ -224,6 +226,43 @@ public final class HookRunner {
       }
       for line in hook.capture.append(chunk) { logLine(hook, line) }
     }
+  }
+
+  /// Stops watching a flooding hook's pipe until its throttle timer fires.
+  private func throttleIfFlooding(_ hook: Hook) {
+    guard hook.capture.dropped > 0, let output = hook.output, !hook.paused else { return }
+    do throws(SystemError) {
+      let timer: TimerFd
+      if let made = hook.throttle {
+        timer = made
+      } else {
+        timer = try TimerFd(clock: .monotonic)
+        try loop.register(timer.descriptor, interest: .readable) { [weak self, weak hook] _ in
+          guard let self, let hook else { return }
+          self.resumeOutput(hook)
+        }
+        hook.throttle = timer
+      }
+      try timer.arm(after: HookRunner.floodPause)
+      loop.unregister(output)
+      hook.paused = true
+    } catch {
+      // No timer: the pipe stays watched, busier but with nothing lost track of.
+      log(.debug, "hook \(hook.name): cannot throttle its output: \(error)")
+    }
+  }
+
+  private func resumeOutput(_ hook: Hook) {
+    _ = try? hook.throttle?.read()
+    guard hook.paused else { return }
+    hook.paused = false
+    do throws(SystemError) {
+      try watchOutput(hook)
+    } catch {
+      close(output: hook)
+    }
+    readOutput(hook)
+    finishIfDone(hook)
   }
 
   private func close(output hook: Hook) {
@@ -301,51 +340,23 @@ public final class HookRunner {
     hook.timer.descriptor.close()
     loop.unregister(hook.exit)
     hook.exit.close()
+    if let throttle = hook.throttle {
+      loop.unregister(throttle.descriptor)
+      throttle.descriptor.close()
+    }
   }
 
   /// Reaps the leaders that exit within `limit` (polling every 10 ms).
   private func waitForLeaders(upTo limit: Duration) {
-    let deadline = TimerFd.Clock.monotonic.now() + limit
+    let deadline = Clock.monotonic.now() + limit
     while true {
       for hook in hooks.values where hook.status == nil {
         hook.status = HookProcess.reap(hook.pid)
       }
       guard hooks.values.contains(where: { $0.status == nil }),
-        TimerFd.Clock.monotonic.now() < deadline
+        Clock.monotonic.now() < deadline
       else { return }
       usleep(10_000)
     }
-  }
-}
-
-/// One running hook and its descriptors.
-private final class Hook {
-  enum Stage { case running, terminating, killing }
-
-  let name: String
-  let pid: pid_t
-  let timeout: Duration
-  /// The pidfd.
-  let exit: FileDescriptor
-  /// The pipe's read end; nil once it reached its end (or was given up on).
-  var output: FileDescriptor?
-  let timer: TimerFd
-  var capture: HookOutput
-  /// Set once the leader is reaped.
-  var status: ExitStatus?
-  var stage = Stage.running
-  var timedOut = false
-
-  init(
-    name: String, pid: pid_t, timeout: Duration, exit: FileDescriptor, output: FileDescriptor,
-    timer: TimerFd, capture: HookOutput
-  ) {
-    self.name = name
-    self.pid = pid
-    self.timeout = timeout
-    self.exit = exit
-    self.output = output
-    self.timer = timer
-    self.capture = capture
   }
 }

@@ -32,7 +32,7 @@ public final class EvdevDevice: Sendable {
   /// Throws `.notAKeyDevice` for a device without keys.
   public init(path: String, grab: Bool) throws(InputError) {
     if InputSys.isFifo(path) {
-      descriptor = FileDescriptor(owning: try InputSys.openFifo(path))
+      descriptor = try InputSys.openFifo(path)
       self.path = path
       isFifo = true
       name = String(path.split(separator: "/").last ?? "")
@@ -44,31 +44,29 @@ public final class EvdevDevice: Sendable {
     let fd = try InputSys.openDevice(path, group: "input")
     var warnings: [String] = []
     var clock = CLOCK_MONOTONIC
-    let (clockResult, clockErr) = withUnsafeMutablePointer(to: &clock) { p in
-      InputSys.retry { cshim_ioctl_ptr(fd, cshim_eviocsclockid(), p) }
-    }
-    if clockResult < 0 {
+    do throws(SystemError) {
+      try InputSys.ioctl(fd, cshim_eviocsclockid(), &clock)
+    } catch {
       warnings.append(
         "\(path): cannot switch event timestamps to the monotonic clock"
-          + " (\(String(cString: strerror(clockErr)))); long presses act on release only")
+          + " (\(SystemError.message(for: error.errno))); long presses act on release only")
     }
     let keys = EvdevDevice.keyBits(fd)
-    if let keys, keys.isEmpty {
-      close(fd)
-      throw .notAKeyDevice(path)
-    }
+    if let keys, keys.isEmpty { throw .notAKeyDevice(path) }
     var grabbed = false
     if grab {
-      let (r, err) = InputSys.retry { cshim_ioctl_int(fd, cshim_eviocgrab(), 1) }
-      grabbed = r >= 0
-      if !grabbed {
+      let raw = fd.rawValue
+      do throws(SystemError) {
+        try retryingEINTR("EVIOCGRAB") { cshim_ioctl_int(raw, cshim_eviocgrab(), 1) }
+        grabbed = true
+      } catch {
         warnings.append(
-          "\(path): EVIOCGRAB failed (\(String(cString: strerror(err)))); other programs"
-            + " also see its keys")
+          "\(path): EVIOCGRAB failed (\(SystemError.message(for: error.errno))); other"
+            + " programs also see its keys")
       }
     }
     self.path = path
-    descriptor = FileDescriptor(owning: fd)
+    descriptor = fd
     isFifo = false
     self.name = EvdevDevice.deviceName(fd) ?? String(path.split(separator: "/").last ?? "")
     self.keys = keys
@@ -79,32 +77,24 @@ public final class EvdevDevice: Sendable {
   /// Whether the device can report `code` (true when its keys are unknown).
   public func supports(_ code: UInt16) -> Bool { keys?.contains(code) ?? true }
 
-  /// The keys held down now (EVIOCGKEY), to resynchronise after SYN_DROPPED.
-  public func pressedKeys() -> Set<UInt16>? {
-    EvdevDevice.bits(fd, request: cshim_eviocgkey)
-  }
-
-  static func deviceName(_ fd: Int32) -> String? {
+  static func deviceName(_ fd: FileDescriptor) -> String? {
     var buf = [UInt8](repeating: 0, count: 256)
-    let (r, _) = buf.withUnsafeMutableBytes { raw in
-      InputSys.retry { cshim_ioctl_ptr(fd, cshim_eviocgname(UInt32(raw.count)), raw.baseAddress) }
-    }
-    guard r > 0 else { return nil }
+    let count = buf.count
+    let r = try? InputSys.ioctl(fd, cshim_eviocgname(UInt32(count)), bytes: &buf)
+    guard let r, r > 0 else { return nil }
     return buf.cString(at: 0, count: buf.count)
   }
 
   /// EVIOCGBIT(EV_KEY): nil if the ioctl is unsupported, empty if no keys.
-  static func keyBits(_ fd: Int32) -> Set<UInt16>? {
-    bits(fd) { len in cshim_eviocgbit(UInt32(CSHIM_EV_KEY), len) }
-  }
-
-  private static func bits(_ fd: Int32, request: (UInt32) -> UInt) -> Set<UInt16>? {
+  static func keyBits(_ fd: FileDescriptor) -> Set<UInt16>? {
     let count = Int(CSHIM_KEY_MAX) / 8 + 1
     var buf = [UInt8](repeating: 0, count: count)
-    let (r, _) = buf.withUnsafeMutableBytes { raw in
-      InputSys.retry { cshim_ioctl_ptr(fd, request(UInt32(count)), raw.baseAddress) }
+    let request = cshim_eviocgbit(UInt32(CSHIM_EV_KEY), UInt32(count))
+    do throws(SystemError) {
+      try InputSys.ioctl(fd, request, bytes: &buf)
+    } catch {
+      return nil
     }
-    guard r >= 0 else { return nil }
     var set = Set<UInt16>()
     for (i, byte) in buf.enumerated() where byte != 0 {
       for bit in 0..<8 where byte & (1 << bit) != 0 { set.insert(UInt16(i * 8 + bit)) }

@@ -65,7 +65,7 @@ public final class EvdevInputGroup {
         result.warnings += device.warnings
         let missing = source.unsupportedCodes
         if !missing.isEmpty {
-          let names = missing.map { EvdevKeyNames.describe(UInt16(clamping: $0)) }
+          let names = missing.map { KeyCodes.describe(UInt16(clamping: $0)) }
           let list = names.joined(separator: ", ")
           result.warnings.append("\(path) (\(device.name)) has no \(list): those keys do nothing")
         }

@@ -38,12 +38,12 @@ extension GPIOLine {
 /// An open GPIO chip: resolution of chips and lines, and line requests.
 public final class GpioChip: Sendable {
   public let info: GpioChipInfo
-  /// The chip's file descriptor (close-on-exec, owned by this object).
-  public let fd: Int32
+  /// The chip's descriptor (close-on-exec), owned by this object.
+  public let descriptor: FileDescriptor
 
   /// Opens a chip node and reads its info.
   public init(path: String) throws(InputError) {
-    let fd: Int32
+    let fd: FileDescriptor
     do {
       fd = try InputSys.openDevice(path, group: "gpio")
     } catch {
@@ -51,23 +51,19 @@ public final class GpioChip: Sendable {
       throw error
     }
     var raw = [UInt8](repeating: 0, count: Int(CSHIM_GPIOCHIP_INFO_SIZE))
-    let (r, err) = raw.withUnsafeMutableBytes { buf in
-      InputSys.retry { cshim_ioctl_ptr(fd, cshim_gpio_get_chipinfo_ioctl(), buf.baseAddress) }
+    do throws(SystemError) {
+      try InputSys.ioctl(fd, cshim_gpio_get_chipinfo_ioctl(), bytes: &raw)
+    } catch {
+      if error.errno == ENOTTY || error.errno == EINVAL { throw .notAGpioChip(path) }
+      throw .system(call: "GPIO_GET_CHIPINFO_IOCTL", device: path, errno: error.errno)
     }
-    guard r >= 0 else {
-      close(fd)
-      if err == ENOTTY || err == EINVAL { throw .notAGpioChip(path) }
-      throw .system(call: "GPIO_GET_CHIPINFO_IOCTL", device: path, errno: err)
-    }
-    self.fd = fd
+    descriptor = fd
     let name = Int(CSHIM_GPIO_MAX_NAME_SIZE)
     info = GpioChipInfo(
       path: path, name: raw.cString(at: Int(CSHIM_GPIOCHIP_INFO_NAME), count: name),
       label: raw.cString(at: Int(CSHIM_GPIOCHIP_INFO_LABEL), count: name),
       lines: raw.load(UInt32.self, at: Int(CSHIM_GPIOCHIP_INFO_LINES)))
   }
-
-  deinit { close(fd) }
 
   /// Finds a chip by path (`/dev/gpiochip0`), name (`gpiochip0`) or label
   /// (`pinctrl-rp1`), looking at the `gpiochip*` nodes in `devDirectory`.
@@ -113,14 +109,13 @@ public final class GpioChip: Sendable {
   public func lineInfo(offset: UInt32) throws(InputError) -> GpioLineInfo {
     var raw = [UInt8](repeating: 0, count: Int(CSHIM_GPIO_V2_LINE_INFO_SIZE))
     raw.put(offset, at: CSHIM_GPIO_V2_LINE_INFO_OFFSET)
-    let (r, err) = raw.withUnsafeMutableBytes { buf in
-      InputSys.retry { cshim_ioctl_ptr(fd, cshim_gpio_v2_get_lineinfo_ioctl(), buf.baseAddress) }
-    }
-    guard r >= 0 else {
-      if err == EINVAL {
+    do throws(SystemError) {
+      try InputSys.ioctl(descriptor, cshim_gpio_v2_get_lineinfo_ioctl(), bytes: &raw)
+    } catch {
+      if error.errno == EINVAL {
         throw .lineNotFound(chip: info.path, line: "\(offset)", lines: info.lines)
       }
-      throw .system(call: "GPIO_V2_GET_LINEINFO_IOCTL", device: info.path, errno: err)
+      throw .system(call: "GPIO_V2_GET_LINEINFO_IOCTL", device: info.path, errno: error.errno)
     }
     let n = Int(CSHIM_GPIO_MAX_NAME_SIZE)
     return GpioLineInfo(
@@ -148,32 +143,33 @@ public final class GpioChip: Sendable {
   /// Requests a line as a button input (GPIO_V2_GET_LINE_IOCTL); the
   /// returned line's fd delivers `struct gpio_v2_line_event` records.
   public func requestLine(_ line: GPIOLine, options: GpioLineRequestOptions)
-    throws(InputError) -> GpioLine
+    throws(InputError) -> GpioLineRequest
   {
     let offset = try resolve(line)
     var req = options.requestBytes(offset: offset)
-    let (r, err) = req.withUnsafeMutableBytes { buf in
-      InputSys.retry { cshim_ioctl_ptr(fd, cshim_gpio_v2_get_line_ioctl(), buf.baseAddress) }
-    }
-    guard r >= 0 else {
+    do throws(SystemError) {
+      try InputSys.ioctl(descriptor, cshim_gpio_v2_get_line_ioctl(), bytes: &req)
+    } catch {
       let label = line == .offset(offset) ? "\(offset)" : "\(line.logText) (offset \(offset))"
-      switch err {
+      switch error.errno {
       case EBUSY:
         let consumer = (try? lineInfo(offset: offset).consumer) ?? ""
         throw .lineBusy(chip: info.path, line: label, consumer: consumer)
       case EACCES, EPERM: throw .permissionDenied(device: info.path, group: "gpio")
-      default: throw .system(call: "GPIO_V2_GET_LINE_IOCTL", device: info.path, errno: err)
+      default:
+        throw .system(call: "GPIO_V2_GET_LINE_IOCTL", device: info.path, errno: error.errno)
       }
     }
-    let lineFd = req.load(Int32.self, at: Int(CSHIM_GPIO_V2_LINE_REQUEST_FD))
-    InputSys.setNonBlocking(lineFd)
-    return GpioLine(fd: lineFd, chip: info.path, offset: offset)
+    let lineFd = FileDescriptor(
+      owning: req.load(Int32.self, at: Int(CSHIM_GPIO_V2_LINE_REQUEST_FD)))
+    try? lineFd.setNonBlocking()
+    return GpioLineRequest(descriptor: lineFd, chip: info.path, offset: offset)
   }
 }
 
 /// A requested GPIO line: register `descriptor` with the event loop and feed a
 /// `GpioEventReader` when it is readable. Closing releases the line.
-public final class GpioLine: Sendable {
+public final class GpioLineRequest: Sendable {
   /// The line request's fd (or a FIFO's), owned by this object.
   public let descriptor: FileDescriptor
   public var fd: Int32 { descriptor.rawValue }
@@ -182,8 +178,8 @@ public final class GpioLine: Sendable {
   /// Whether `chip` is a FIFO event stream (`openFifo`) rather than a GPIO chip.
   public let isFifo: Bool
 
-  init(fd: Int32, chip: String, offset: UInt32, isFifo: Bool = false) {
-    descriptor = FileDescriptor(owning: fd)
+  init(descriptor: FileDescriptor, chip: String, offset: UInt32, isFifo: Bool = false) {
+    self.descriptor = descriptor
     self.chip = chip
     self.offset = offset
     self.isFifo = isFifo
@@ -194,10 +190,12 @@ public final class GpioLine: Sendable {
   /// from 1), written by a bridge to a GPIO elsewhere or by a test. Bias,
   /// active-low and debounce are the writer's business; the line must be an
   /// offset, since a FIFO has no line names.
-  public static func openFifo(_ path: String, line: GPIOLine) throws(InputError) -> GpioLine {
+  public static func openFifo(_ path: String, line: GPIOLine) throws(InputError) -> GpioLineRequest
+  {
     guard case .offset(let offset) = line else {
       throw .fifoLineName(fifo: path, line: line.logText)
     }
-    return GpioLine(fd: try InputSys.openFifo(path), chip: path, offset: offset, isFifo: true)
+    return GpioLineRequest(
+      descriptor: try InputSys.openFifo(path), chip: path, offset: offset, isFifo: true)
   }
 }

@@ -58,9 +58,7 @@ public enum InputDeviceSelector: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether the node at `path` is an evdev device with keys.
   public static func reportsKeys(_ path: String) -> Bool {
-    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
+    guard let fd = try? FileDescriptor.open(path, O_RDONLY | O_NONBLOCK) else { return false }
     return !(EvdevDevice.keyBits(fd)?.isEmpty ?? true)
   }
 

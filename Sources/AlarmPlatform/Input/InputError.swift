@@ -1,3 +1,4 @@
+import CShim
 import Glibc
 
 /// Why an input device (GPIO chip/line or evdev device) is unavailable. Each
@@ -56,27 +57,9 @@ public enum InputError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// A minimal syscall helper (EINTR retry, errno capture) private to input
-/// until the shared one in System/ is merged.
+/// The input code's syscalls, through `retryingEINTR` and `FileDescriptor`, with errors
+/// turned into `InputError`s that name the device and the fix.
 enum InputSys {
-  /// `retryingEINTR` for the input code's (result, errno) style: the result, or -1 and
-  /// the errno.
-  static func retry(_ body: () -> Int32) -> (Int32, Int32) {
-    do throws(SystemError) {
-      return (try retryingEINTR("input", body), 0)
-    } catch {
-      return (-1, error.errno)
-    }
-  }
-
-  static func retryRead(_ fd: Int32, _ buf: UnsafeMutableRawBufferPointer) -> (Int, Int32) {
-    do throws(SystemError) {
-      return (try retryingEINTR("read") { Glibc.read(fd, buf.baseAddress, buf.count) }, 0)
-    } catch {
-      return (-1, error.errno)
-    }
-  }
-
   /// Reads `fd` until it would block, handing each chunk read to `feed`. Returns true at
   /// end of file or when the device is gone (ENODEV). `device` names it in errors.
   static func drain(
@@ -84,22 +67,30 @@ enum InputSys {
   ) throws(InputError) -> Bool {
     var buf = [UInt8](repeating: 0, count: bufferSize)
     while true {
-      let (n, err) = buf.withUnsafeMutableBytes { retryRead(fd, $0) }
-      if n > 0 {
-        feed(buf[0..<n])
-        continue
+      let n: Int
+      do throws(SystemError) {
+        n = try buf.withUnsafeMutableBytes { raw in
+          Result { () throws(SystemError) in
+            try retryingEINTR("read(\(device))") { Glibc.read(fd, raw.baseAddress, raw.count) }
+          }
+        }.get()
+      } catch {
+        if error.errno == ENODEV { return true }
+        if error.isWouldBlock { return false }
+        throw .system(call: "read", device: device, errno: error.errno)
       }
-      if n == 0 || err == ENODEV { return true }
-      if err == EAGAIN || err == EWOULDBLOCK { return false }
-      throw .system(call: "read", device: device, errno: err)
+      if n == 0 { return true }
+      feed(buf[0..<n])
     }
   }
 
   /// Opens a device read-only, non-blocking and close-on-exec.
-  static func openDevice(_ path: String, group: String) throws(InputError) -> Int32 {
-    let (fd, err) = retry { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-    guard fd < 0 else { return fd }
-    throw openError(err, path: path, group: group)
+  static func openDevice(_ path: String, group: String) throws(InputError) -> FileDescriptor {
+    do throws(SystemError) {
+      return try FileDescriptor.open(path, O_RDONLY | O_NONBLOCK)
+    } catch {
+      throw openError(error.errno, path: path, group: group)
+    }
   }
 
   /// Whether `path` names a FIFO (following symlinks).
@@ -110,14 +101,38 @@ enum InputSys {
 
   /// Opens a FIFO event stream read-write (so it never reads end of file when
   /// its writers close), non-blocking and close-on-exec.
-  static func openFifo(_ path: String) throws(InputError) -> Int32 {
-    let (fd, err) = retry { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
-    guard fd < 0 else { return fd }
-    if err == EACCES || err == EPERM {
-      // No device group owns a FIFO: its own mode decides (the service reads and writes it).
-      throw .system(call: "open (read-write)", device: "FIFO \(path)", errno: err)
+  static func openFifo(_ path: String) throws(InputError) -> FileDescriptor {
+    do throws(SystemError) {
+      return try FileDescriptor.open(path, O_RDWR | O_NONBLOCK)
+    } catch {
+      if error.errno == EACCES || error.errno == EPERM {
+        // No device group owns a FIFO: its own mode decides (the service reads and writes it).
+        throw .system(call: "open (read-write)", device: "FIFO \(path)", errno: error.errno)
+      }
+      throw openError(error.errno, path: path, group: "input")
     }
-    throw openError(err, path: path, group: "input")
+  }
+
+  /// An ioctl filling (or reading) `bytes`.
+  @discardableResult
+  static func ioctl(_ fd: FileDescriptor, _ request: UInt, bytes: inout [UInt8])
+    throws(SystemError) -> Int32
+  {
+    let raw = fd.rawValue
+    return try bytes.withUnsafeMutableBytes { buf in
+      Result { () throws(SystemError) in
+        try retryingEINTR("ioctl(\(fd))") { cshim_ioctl_ptr(raw, request, buf.baseAddress) }
+      }
+    }.get()
+  }
+
+  /// An ioctl taking a pointer.
+  @discardableResult
+  static func ioctl(_ fd: FileDescriptor, _ request: UInt, _ arg: UnsafeMutableRawPointer?)
+    throws(SystemError) -> Int32
+  {
+    let raw = fd.rawValue
+    return try retryingEINTR("ioctl(\(fd))") { cshim_ioctl_ptr(raw, request, arg) }
   }
 
   static func openError(_ err: Int32, path: String, group: String) -> InputError {
@@ -128,8 +143,11 @@ enum InputSys {
     }
   }
 
+  /// Sets O_NONBLOCK on a descriptor a reader was handed (it does not own it).
   static func setNonBlocking(_ fd: Int32) {
-    let flags = fcntl(fd, F_GETFL)
-    if flags >= 0 && flags & O_NONBLOCK == 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    let flags = (try? retryingEINTR("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }) ?? -1
+    if flags >= 0 && flags & O_NONBLOCK == 0 {
+      _ = try? retryingEINTR("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
   }
 }

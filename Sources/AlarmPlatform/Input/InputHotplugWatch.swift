@@ -12,11 +12,11 @@ public enum InputDirectoryChange: Sendable, Hashable {
 /// Watches device directories (/dev/input, /dev/input/by-id) with inotify,
 /// so devices that appear later are opened without polling. A directory that
 /// does not exist yet (by-id appears with the first device) is watched for
-/// through its parent. This is a private minimal inotify wrapper until the
-/// shared one in System/ is merged.
+/// through its parent.
 public final class InputHotplugWatch {
+  private let inotify: Inotify
   /// The inotify fd (non-blocking, owned): register it with the event loop.
-  public let descriptor: FileDescriptor
+  public var descriptor: FileDescriptor { inotify.descriptor }
   public var fd: Int32 { descriptor.rawValue }
   private var watches: [Int32: String] = [:]
   private var wanted: Set<String>
@@ -24,9 +24,11 @@ public final class InputHotplugWatch {
   private static let mask = UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM)
 
   public init(directories: [String]) throws(InputError) {
-    let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-    guard fd >= 0 else { throw .system(call: "inotify_init1", device: "input", errno: errno) }
-    descriptor = FileDescriptor(owning: fd)
+    do throws(SystemError) {
+      inotify = try Inotify()
+    } catch {
+      throw .system(call: "inotify_init1", device: "input", errno: error.errno)
+    }
     wanted = Set(directories)
     for dir in directories.sorted() { addWatch(dir) }
   }
@@ -35,62 +37,42 @@ public final class InputHotplugWatch {
   public var watchedDirectories: [String] { watches.values.sorted() }
 
   private func addWatch(_ dir: String) {
-    let wd = inotify_add_watch(fd, dir, InputHotplugWatch.mask)
-    if wd >= 0 {
-      watches[wd] = dir
-    } else if errno == ENOENT {
+    do throws(SystemError) {
+      watches[try inotify.addWatch(dir, mask: InputHotplugWatch.mask)] = dir
+    } catch  where error.errno == ENOENT {
       let parent = InputDeviceSelector.parent(of: dir)
       if parent != dir {
         wanted.insert(dir)
         addWatch(parent)
       }
+    } catch {
+      // Unwatchable (permissions): devices there are found when the service restarts.
     }
   }
 
   /// Drains the inotify fd: the nodes that appeared or went away.
   public func read() -> [InputDirectoryChange] {
+    // An error other than "drained" leaves the events read so far as the answer.
+    let events = (try? inotify.read()) ?? []
     var out: [InputDirectoryChange] = []
-    var buf = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let (n, _) = buf.withUnsafeMutableBytes { InputSys.retryRead(fd, $0) }
-      guard n > 0 else { return out }
-      out += decode(buf[0..<n])
-    }
-  }
-
-  private func decode(_ bytes: ArraySlice<UInt8>) -> [InputDirectoryChange] {
-    let header = MemoryLayout<inotify_event>.size
-    var out: [InputDirectoryChange] = []
-    var i = bytes.startIndex
-    while bytes.endIndex - i >= header {
-      let (wd, mask, len) = bytes.withUnsafeBytes { raw in
-        let o = i - bytes.startIndex
-        return (
-          raw.loadUnaligned(fromByteOffset: o, as: Int32.self),
-          raw.loadUnaligned(fromByteOffset: o + 4, as: UInt32.self),
-          Int(raw.loadUnaligned(fromByteOffset: o + 12, as: UInt32.self))
-        )
-      }
-      let nameBytes = bytes[(i + header)..<min(bytes.endIndex, i + header + len)]
-      let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-      i += header + len
-      guard let dir = watches[wd] else { continue }
-      if mask & UInt32(IN_IGNORED) != 0 {
-        watches[wd] = nil  // the directory itself went away
+    for event in events {
+      guard let dir = watches[event.watch] else { continue }
+      if event.mask & UInt32(IN_IGNORED) != 0 {
+        watches[event.watch] = nil  // the directory itself went away
         if wanted.contains(dir) { addWatch(dir) }
         continue
       }
-      guard !name.isEmpty else { continue }
-      let path = dir + "/" + name
-      if mask & UInt32(IN_ISDIR) != 0 {
-        if wanted.contains(path), mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
+      guard !event.name.isEmpty else { continue }
+      let path = dir + "/" + event.name
+      if event.mask & UInt32(IN_ISDIR) != 0 {
+        if wanted.contains(path), event.mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
           addWatch(path)
           // Entries created before the watch existed would be missed.
           for entry in InputDeviceSelector.expand(path + "/*") { out.append(.appeared(entry)) }
         }
         continue
       }
-      if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
+      if event.mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
         out.append(.disappeared(path))
       } else {
         out.append(.appeared(path))

@@ -13,12 +13,12 @@ public enum InputSignal: Sendable, Hashable {
 /// `readable()` when `fd` is readable, and arm a CLOCK_MONOTONIC timer for
 /// `deadline`, calling `timerFired(now:)` when it expires.
 public struct GpioButtonSource: Sendable {
-  public let line: GpioLine
+  public let line: GpioLineRequest
   private var reader: GpioEventReader
   private var tracker: PressTracker
 
   /// `binding.code` is ignored: the line's offset is used.
-  public init(line: GpioLine, binding: KeyBinding) {
+  public init(line: GpioLineRequest, binding: KeyBinding) {
     self.line = line
     reader = GpioEventReader(fd: line.fd)
     var b = binding
@@ -31,13 +31,14 @@ public struct GpioButtonSource: Sendable {
   /// log the error and retry when `InputHotplugWatch(directories: [devDirectory])`
   /// reports a `gpiochip*` node: a chip driver can probe after the service starts.
   /// A `chip` path that is a FIFO is read as that line's event stream
-  /// (`GpioLine.openFifo`).
+  /// (`GpioLineRequest.openFifo`).
   public static func open(
     chip: String, line: GPIOLine, options: GpioLineRequestOptions,
     binding: KeyBinding, devDirectory: String = "/dev"
   ) throws(InputError) -> GpioButtonSource {
     if chip.hasPrefix("/"), InputSys.isFifo(chip) {
-      return GpioButtonSource(line: try GpioLine.openFifo(chip, line: line), binding: binding)
+      return GpioButtonSource(
+        line: try GpioLineRequest.openFifo(chip, line: line), binding: binding)
     }
     let chip = try GpioChip.open(chip, devDirectory: devDirectory)
     return GpioButtonSource(line: try chip.requestLine(line, options: options), binding: binding)

@@ -70,23 +70,25 @@ public final class FileDescriptor: Sendable, CustomStringConvertible {
     return bytes
   }
 
-  /// Writes at most `bytes.count` bytes and returns how many were taken.
-  public func writeSome(_ bytes: UnsafeRawBufferPointer) throws(SystemError) -> Int {
-    let fd = rawValue
-    return try retryingEINTR("write(\(description))") {
-      Glibc.write(fd, bytes.baseAddress, bytes.count)
-    }
-  }
-
   /// Writes every byte, looping over short writes (for blocking descriptors).
   public func writeAll(_ bytes: some Collection<UInt8>) throws(SystemError) {
+    try FileDescriptor.writeAll(bytes, toRaw: rawValue)
+  }
+
+  /// Writes every byte to a descriptor nobody here owns (stdout, stderr), looping over
+  /// short writes: the one write loop for the whole program.
+  public static func writeAll(_ bytes: some Collection<UInt8>, toRaw fd: Int32)
+    throws(SystemError)
+  {
     let array = Array(bytes)
-    let fd = rawValue
     var done = 0
     while done < array.count {
-      done += try retryingEINTR("write(\(description))") {
+      let n = try retryingEINTR("write(fd \(fd))") {
         array.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
       }
+      // write(2) taking nothing from a non-empty buffer would loop forever.
+      if n == 0 { throw SystemError("write(fd \(fd))", errno: EIO, detail: "wrote nothing") }
+      done += n
     }
   }
 

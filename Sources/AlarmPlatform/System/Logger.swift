@@ -31,15 +31,8 @@ public final class Logger: Sendable {
     guard level <= minimumLevel else { return }
     let bytes = Array(format(level, message).utf8)
     lock.withLock { _ in
-      var done = 0
-      while done < bytes.count {
-        let n = bytes.withUnsafeBytes { raw in
-          Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
-        }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return }  // Nowhere to report a failing log; never block or crash on it.
-        done += n
-      }
+      // Nowhere to report a failing log; never block or crash on it.
+      try? FileDescriptor.writeAll(bytes, toRaw: fd)
     }
   }
 

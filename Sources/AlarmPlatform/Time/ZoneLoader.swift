@@ -89,54 +89,24 @@ public enum ZoneLoader {
   }
 
   /// Reads a whole regular file of at most 1 MiB (zone files are a few KiB).
-  /// A private stand-in for the shared system-call helper.
   private static func readZoneFile(_ path: String, identifier: String) throws(TimeZoneError)
     -> [UInt8]
   {
-    func failure(_ call: String, _ code: Int32) -> TimeZoneError {
-      let reason = String(cString: strerror(code))
-      return TimeZoneError("cannot read time zone \"\(identifier)\": \(call) \(path): \(reason)")
-    }
-    var fd: Int32
-    repeat { fd = open(path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
-    guard fd >= 0 else {
-      let code = errno
-      if code == ENOENT {
-        throw TimeZoneError("unknown time zone \"\(identifier)\" (no file \(path))")
-      }
-      throw failure("open", code)
-    }
-    defer { close(fd) }
-    var info = stat()
-    guard fstat(fd, &info) == 0 else { throw failure("fstat", errno) }
-    guard info.st_mode & S_IFMT == S_IFREG else {
-      throw TimeZoneError("time zone \"\(identifier)\": \(path) is not a regular file")
-    }
-    let limit = 1 << 20
-    guard info.st_size <= limit else {
-      throw TimeZoneError("time zone \"\(identifier)\": \(path) is too large for a zone file")
-    }
-    var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-    var count = 0
-    while count < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { buffer in
-        read(fd, buffer.baseAddress! + count, buffer.count - count)
-      }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw failure("read", errno)
-      }
-      if n == 0 { break }
-      count += n
-      if count == bytes.count {
-        // The file grew while being read.
-        guard count <= limit else {
-          throw TimeZoneError("time zone \"\(identifier)\": \(path) is too large for a zone file")
-        }
-        bytes += [UInt8](repeating: 0, count: 4096)
+    let bytes: [UInt8]
+    do throws(SystemError) {
+      bytes = try FileSystem.readFile(path, limit: 1 << 20)
+    } catch {
+      switch error.errno {
+      case ENOENT: throw TimeZoneError("unknown time zone \"\(identifier)\" (no file \(path))")
+      case EFBIG:
+        throw TimeZoneError("time zone \"\(identifier)\": \(path) is too large for a zone file")
+      case EISDIR, EINVAL:
+        throw TimeZoneError("time zone \"\(identifier)\": \(path) is not a regular file")
+      default:
+        let reason = SystemError.message(for: error.errno)
+        throw TimeZoneError("cannot read time zone \"\(identifier)\": \(error.call): \(reason)")
       }
     }
-    bytes.removeSubrange(count...)
     guard bytes.starts(with: Array("TZif".utf8)) else {
       throw TimeZoneError("time zone \"\(identifier)\": \(path) is not a TZif zone file")
     }

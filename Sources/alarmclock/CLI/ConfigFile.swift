@@ -100,9 +100,7 @@ func processEnvironment() -> [String: String] {
 
 /// The current instant from CLOCK_REALTIME.
 func currentInstant() -> Instant {
-  var ts = timespec()
-  clock_gettime(CLOCK_REALTIME, &ts)
-  return Instant(seconds: Int64(ts.tv_sec))
+  Instant(seconds: Clock.realtime.now().components.seconds)
 }
 
 /// The running binary's path (for sounds installed beside it).

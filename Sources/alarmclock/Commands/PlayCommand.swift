@@ -41,6 +41,7 @@ struct PlayCommand: Command {
   var mixer: String?
   var soundDirs: [String]
   var benchStops: Int?
+  var exhaust: DescriptorExhaustion?
 
   init(arguments: inout Arguments) throws(UsageError) {
     devices = try arguments.options("--device")
@@ -59,6 +60,14 @@ struct PlayCommand: Command {
     mixer = try arguments.option("--mixer")
     // Hidden: `--bench-stop N` measures stop latency for bench/stop-latency.
     benchStops = try arguments.intOption("--bench-stop", in: 1...10_000)
+    // Hidden: `--exhaust-fds before|after` uses up every descriptor before or after the
+    // ringer starts, for the tests that show running out cannot silence a ring.
+    if let text = try arguments.option("--exhaust-fds") {
+      guard let when = DescriptorExhaustion(rawValue: text) else {
+        throw UsageError("--exhaust-fds wants before or after, not '\(text)'")
+      }
+      exhaust = when
+    }
     sound = try arguments.positional("SOUND")
   }
 
@@ -66,28 +75,42 @@ struct PlayCommand: Command {
     let resolver = SoundResolver(
       directories: soundDirs + SoundResolver.defaultDirectories(executablePath: executablePath()))
     var path: String? = nil
-    var problem: String? = nil
+    var problem: SoundError? = nil
     if access(sound, F_OK) == 0 {
       path = sound
     } else {
-      do { path = try resolver.resolve(sound) } catch { problem = "\(error)" }
+      do throws(SoundError) { path = try resolver.resolve(sound) } catch { problem = error }
     }
-    let request = RingRequest(
+    var request = RingRequest(
       sound: path, volume: volume, ramp: ramp, loop: loop || seconds != nil,
       maxDuration: seconds.map { .seconds($0) },
       devices: devices.isEmpty ? ["default"] : devices,
       mixer: mixer.map { MixerSetting(control: $0) })
-    let player = Player()
-    let verbose = getenv("ALARMCLOCK_AUDIO_DEBUG") != nil
-    let ringer = Ringer(
-      defaultSound: nil,
-      log: { level, text in
-        if level <= .warning || verbose { printError("alarmclock play: \(text)") }
-      },
-      events: { player.handle($0) })
-    if let problem {
-      printError("alarmclock play: \(problem); playing the fallback tone")
+    // The ringer reports it (`.fallbackTone`), printed once below.
+    request.unplayable = problem
+    let player: Player
+    do {
+      player = try Player()
+    } catch {
+      printError("alarmclock play: \(error)")
+      return ExitCode.failure
     }
+    let verbose = getenv("ALARMCLOCK_AUDIO_DEBUG") != nil
+    var held = exhaust == .before ? exhaustDescriptors() : []
+    defer { held.removeAll() }
+    let ringer: Ringer
+    do {
+      ringer = try Ringer(
+        defaultSound: nil,
+        log: { level, text in
+          if level <= .warning || verbose { printError("alarmclock play: \(text)") }
+        },
+        events: { player.handle($0) })
+    } catch {
+      printError("alarmclock play: cannot start the ringer: \(error)")
+      return ExitCode.failure
+    }
+    if exhaust == .after { held = exhaustDescriptors() }
     if let n = benchStops { return benchStop(ringer, request, player, count: n) }
     installInterrupt(player)
     ringer.start(request)
@@ -129,12 +152,9 @@ struct PlayCommand: Command {
       }
       var ts = timespec(tv_sec: 0, tv_nsec: 100_000_000 + (i % 5) * 37_000_000)
       nanosleep(&ts, nil)
-      var a = timespec()
-      var b = timespec()
-      clock_gettime(CLOCK_MONOTONIC, &a)
+      let before = Clock.monotonic.now()
       ringer.stop()
-      clock_gettime(CLOCK_MONOTONIC, &b)
-      micros.append(Double(b.tv_sec - a.tv_sec) * 1e6 + Double(b.tv_nsec - a.tv_nsec) / 1e3)
+      micros.append(Clock.monotonic.since(before).secondsDouble * 1e6)
       while player.wait() != .ended {}
     }
     micros.sort()
@@ -150,16 +170,13 @@ struct PlayCommand: Command {
 /// What the main thread waits for: ring events turned into wake-ups through a pipe.
 private final class Player: Sendable {
   enum Wake: Equatable { case progress, ended, noDevice, interrupted }
-  private let pipeFDs: (read: Int32, write: Int32)
+  private let pipe: (read: FileDescriptor, write: FileDescriptor)
   private let state = Mutex<(queue: [Wake], firstFrame: Bool, played: Bool)>(([], false, false))
 
-  init() {
-    var fds: [Int32] = [-1, -1]
-    _ = pipe(&fds)
-    pipeFDs = (fds[0], fds[1])
-  }
+  init() throws(SystemError) { pipe = try FileDescriptor.pipe() }
 
-  var interruptFD: Int32 { pipeFDs.write }
+  /// For the signal handler, which may only make a raw write(2).
+  var interruptFD: Int32 { pipe.write.rawValue }
 
   func handle(_ event: RingerEvent) {
     switch event {
@@ -193,8 +210,7 @@ private final class Player: Sendable {
 
   private func push(_ w: Wake) {
     state.withLock { $0.queue.append(w) }
-    var byte: UInt8 = 1
-    _ = write(pipeFDs.write, &byte, 1)
+    try? pipe.write.writeAll([1])
   }
 
   func wait() -> Wake {
@@ -202,9 +218,7 @@ private final class Player: Sendable {
       if let w = state.withLock({ s -> Wake? in s.queue.isEmpty ? nil : s.queue.removeFirst() }) {
         return w
       }
-      var byte: UInt8 = 0
-      let n = read(pipeFDs.read, &byte, 1)
-      if n == 1 && byte == 2 { return .interrupted }
+      if (try? pipe.read.readSome(maxCount: 1)) == [2] { return .interrupted }
     }
   }
 }

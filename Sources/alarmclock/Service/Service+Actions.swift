@@ -41,25 +41,27 @@ extension Service {
     ringer.start(ringRequest(alarm, remaining: remaining))
   }
 
-  /// What the ringer plays for `alarm`. A sound that cannot be found is passed on as
-  /// given: the ringer then rings the fallback tone and says why.
+  /// What the ringer plays for `alarm`. A sound that cannot be resolved is never opened:
+  /// the request carries why, the ringer rings the fallback tone and reports it once.
   func ringRequest(_ alarm: Alarm, remaining: Duration) -> RingRequest {
     var sound: String? = nil
+    var unplayable: SoundError? = nil
     if let name = alarm.sound {
       do throws(SoundError) {
         sound = try Service.soundResolver(config).resolve(name)
       } catch {
-        log.warning("alarm '\(alarm.id)': \(error); the fallback tone rings instead")
-        sound = name
+        unplayable = error
       }
     }
     let audio = config.audio
-    return RingRequest(
+    var request = RingRequest(
       sound: sound, volume: alarm.volume, ramp: alarm.ramp, loop: true,
       // A backstop only: the engine's own deadline stops the sound first.
       maxDuration: remaining + .seconds(5),
       devices: [audio.device] + audio.fallbackDevices.filter { $0 != audio.device },
       mixer: audio.mixer.map { MixerSetting(control: $0, ctl: audio.mixerDevice) })
+    request.unplayable = unplayable
+    return request
   }
 
   /// Ringer events arrive here on the loop thread, through the mailbox.

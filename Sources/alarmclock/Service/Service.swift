@@ -102,7 +102,7 @@ final class Service {
     let mailbox = loop.makeMailbox(RingerEvent.self) { [relay] event in
       relay.target?.ringerEvent(event)
     }
-    ringer = Ringer(
+    ringer = try Ringer(
       defaultSound: Service.soundResolver(current.config).defaultSound(),
       log: { level, text in log.log(level, text) },
       events: { mailbox.send($0) })

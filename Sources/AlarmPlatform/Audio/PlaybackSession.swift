@@ -7,7 +7,8 @@ import CShim
 #endif
 
 /// One ring on the playback thread: source, device, mixer, deadline, write loop.
-struct RingSession {
+/// (AlarmCore's `RingSession` is the engine's record of a ring; this is its playback.)
+struct PlaybackSession {
   let loop: PlaybackLoop
   let request: RingRequest
   let session: Int
@@ -21,10 +22,8 @@ struct RingSession {
 
   func run(deadline: RingDeadline?, prepared: PlaybackLoop.Prepared?) -> StopReason {
     let ready = prepared ?? loop.open(request, session: session)
-    if let reason = ready.fallbackReason {
-      engine.log(.warning, "audio: \(reason); ringing the fallback tone")
-      engine.events(.fallbackTone(reason))
-    }
+    // The fallback is reported, not logged: the event's receiver logs it once.
+    if let reason = ready.fallbackReason { engine.events(.fallbackTone(reason)) }
     let giveUp = request.maxDuration.map { monotonicDeadline(deadline) + $0 }
     var device: PCMDevice
     var index: Int
@@ -50,10 +49,7 @@ struct RingSession {
     let renderer = Renderer(
       source: ready.source, outputChannels: device.channels, outputRate: device.rate,
       request: request, volume: volume,
-      onFallback: { [engine] error in
-        engine.log(.error, "audio: \(error); ringing the fallback tone")
-        engine.events(.fallbackTone(error))
-      })
+      onFallback: { [engine] error in engine.events(.fallbackTone(error)) })
 
     var chunk = [Float](repeating: 0, count: device.bufferFrames * device.channels)
     var pending = chunk.withUnsafeMutableBufferPointer {
@@ -67,10 +63,10 @@ struct RingSession {
     }
     var first = true
     var ended = pending == 0
-    let ringEnd = request.maxDuration.map { readClock(CLOCK_MONOTONIC) + $0 }
+    let ringEnd = request.maxDuration.map { Clock.monotonic.now() + $0 }
 
     while true {
-      if let ringEnd, readClock(CLOCK_MONOTONIC) >= ringEnd {
+      if let ringEnd, Clock.monotonic.now() >= ringEnd {
         unregister(device)
         return .maxDuration
       }
@@ -101,7 +97,7 @@ struct RingSession {
       if written > 0 {
         if first {
           first = false
-          engine.events(.firstFrame(device: device.name, realtime: readClock(CLOCK_REALTIME)))
+          engine.events(.firstFrame(device: device.name, realtime: Clock.realtime.now()))
         }
         offset += written
         pending -= written
@@ -164,13 +160,10 @@ struct RingSession {
   private func waitForRoom(_ device: PCMDevice, until end: Duration?) -> Bool {
     var fds = device.pollDescriptors()
     let pcmCount = fds.count
-    fds.append(pollfd(fd: engine.wake.fd, events: Int16(POLLIN), revents: 0))
+    fds.append(pollfd(fd: engine.wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0))
     var timeout: Int32 = 1000
-    if let end {
-      let left = end - readClock(CLOCK_MONOTONIC)
-      timeout = min(timeout, max(0, Int32(clamping: Int64(left.secondsDouble * 1000) + 1)))
-    }
-    let n = poll(&fds, nfds_t(fds.count), timeout)
+    if let end { timeout = min(timeout, (end - Clock.monotonic.now()).pollTimeout) }
+    let n = (try? retryingEINTR("poll(pcm)") { poll(&fds, nfds_t(fds.count), timeout) }) ?? 0
     if n <= 0 { return true }
     if fds[pcmCount].revents != 0 {
       engine.wake.drain()
@@ -186,28 +179,28 @@ struct RingSession {
   }
 
   /// Sleeps until `deadline` on its clock (a timerfd, so realtime follows clock changes),
-  /// waking for commands. False when the ring was stopped meanwhile.
+  /// waking for commands. False when the ring was stopped meanwhile. The timer was made
+  /// at ringer init: waiting for a deadline needs no new descriptor.
   private func waitUntil(_ deadline: RingDeadline) -> Bool {
-    let clock = deadline.clock == .monotonic ? CLOCK_MONOTONIC : CLOCK_REALTIME
-    let tfd = timerfd_create(clock, Int32(TFD_CLOEXEC))
-    guard tfd >= 0 else {
-      engine.log(.warning, "audio: timerfd_create failed; starting at once")
+    guard let timer = engine.deadlineTimers[deadline.clock] else { return loop.mayWrite(session) }
+    do {
+      try timer.arm(at: deadline.time, cancelOnClockChange: false)
+    } catch {
+      engine.log(.warning, "audio: \(error); starting at once")
       return loop.mayWrite(session)
     }
-    defer { close(tfd) }
-    var spec = itimerspec()
-    let parts = deadline.time.components
-    spec.it_value.tv_sec = Int(max(0, parts.seconds))
-    spec.it_value.tv_nsec = Int(parts.attoseconds / 1_000_000_000)
-    if spec.it_value.tv_sec == 0 && spec.it_value.tv_nsec == 0 { spec.it_value.tv_nsec = 1 }
-    timerfd_settime(tfd, Int32(TFD_TIMER_ABSTIME), &spec, nil)
+    defer { try? timer.disarm() }
     while true {
       guard loop.mayWrite(session) else { return false }
       var fds = [
-        pollfd(fd: tfd, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: engine.wake.fd, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: timer.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: engine.wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
       ]
-      if poll(&fds, 2, -1) < 0 && errno != EINTR { return loop.mayWrite(session) }
+      do {
+        try retryingEINTR("poll(deadline)") { poll(&fds, 2, -1) }
+      } catch {
+        return loop.mayWrite(session)
+      }
       if fds[1].revents != 0 { engine.wake.drain() }
       if fds[0].revents != 0 { return loop.mayWrite(session) }
     }
@@ -233,7 +226,7 @@ struct RingSession {
   }
 
   private func endReason(_ limit: Duration?) -> StopReason {
-    if let limit, readClock(CLOCK_MONOTONIC) >= limit { return .maxDuration }
+    if let limit, Clock.monotonic.now() >= limit { return .maxDuration }
     return engine.control.withLock { c in
       if case .start = c.command { return StopReason.replaced }
       return .requested
@@ -257,11 +250,11 @@ struct RingSession {
 
   /// A deadline (or now) as a monotonic time, for `maxDuration`.
   private func monotonicDeadline(_ deadline: RingDeadline?) -> Duration {
-    let now = readClock(CLOCK_MONOTONIC)
+    let now = Clock.monotonic.now()
     guard let deadline else { return now }
     switch deadline.clock {
     case .monotonic: return max(now, deadline.time)
-    case .realtime: return now + max(.zero, deadline.time - readClock(CLOCK_REALTIME))
+    default: return now + max(.zero, deadline.time - deadline.clock.now())
     }
   }
 }

@@ -1,0 +1,27 @@
+/// The documented rule for a `sound` value, shared by the config check and the resolver.
+///
+/// A value starting with `/` or `./` is a path (absolute, or relative to the working
+/// directory) and is used as it is. Anything else is a name looked up inside the sound
+/// directories and may not leave them: no `..`, `.` or empty parts.
+public enum SoundName {
+  /// Whether `value` is a path rather than a name in the sound directories.
+  public static func isPath(_ value: String) -> Bool {
+    value.hasPrefix("/") || value.hasPrefix("./")
+  }
+
+  /// Why `value` cannot name a sound inside a sound directory, or nil when it can (or is
+  /// a path).
+  public static func problem(_ value: String) -> String? {
+    if isPath(value) { return nil }
+    if value.isEmpty { return "a sound name must not be empty" }
+    let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.contains("..") {
+      return "sound name '\(value)' would leave its sound directory ('..');"
+        + " give a name inside the sound directories, or a path starting with / or ./"
+    }
+    if parts.contains(where: { $0 == "." || $0.isEmpty }) {
+      return "sound name '\(value)' has an empty or '.' part; write it as dir/name"
+    }
+    return nil
+  }
+}

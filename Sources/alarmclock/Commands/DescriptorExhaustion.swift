@@ -1,0 +1,30 @@
+import AlarmPlatform
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// When `play --exhaust-fds` (hidden, for tests) uses up the process's descriptors.
+enum DescriptorExhaustion: String {
+  /// Before the ringer is made: it must fail with an error, not hang or stay silent.
+  case before
+  /// After: the ring must still open its sound and PCM (the ringer's reserve).
+  case after
+}
+
+/// Lowers the soft descriptor limit to a little above what is open and opens /dev/null
+/// until the next open fails with EMFILE. The caller keeps them open.
+func exhaustDescriptors() -> [FileDescriptor] {
+  var held: [FileDescriptor] = []
+  guard let first = try? FileDescriptor.open("/dev/null", O_RDONLY) else { return held }
+  held.append(first)
+  var limit = rlimit()
+  if getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 {
+    // A few dozen above the lowest free number: filling takes microseconds, not a
+    // million opens under a container's high limit.
+    limit.rlim_cur = min(limit.rlim_max, rlim_t(first.rawValue) + 48)
+    _ = setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+  }
+  while let fd = try? FileDescriptor.open("/dev/null", O_RDONLY) { held.append(fd) }
+  return held
+}
