@@ -26,6 +26,17 @@ public enum TOMLFormat {
     return out
   }
 
+  /// `s` cut to `limit` characters, with `…` appended when it was longer: source text
+  /// echoed in a message (a 10,000-digit number, a megabyte label) is never shown whole.
+  public static func excerpt(_ s: some StringProtocol, limit: Int = 40) -> String {
+    var end = s.startIndex
+    for _ in 0..<limit {
+      guard end < s.endIndex else { return String(s) }
+      end = s.index(after: end)
+    }
+    return end < s.endIndex ? String(s[..<end]) + "…" : String(s)
+  }
+
   /// A key segment: bare if it may be written bare, else quoted.
   public static func key(_ s: String) -> String {
     if !s.isEmpty && s.utf8.allSatisfy(ASCII.isBareKey) { return s }
