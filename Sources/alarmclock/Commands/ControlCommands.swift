@@ -42,7 +42,7 @@ struct SnoozeCommand: ControlCommand {
 
   func success(_ payload: ReplyPayload) -> String {
     guard case .snooze(let until) = payload else { return "snoozed" }
-    return "snoozed until \(StatusCommand.display(until))"
+    return "snoozed until \(StatusText.instant(until))"
   }
 }
 
@@ -76,7 +76,7 @@ struct SkipCommand: ControlCommand {
 
   func success(_ payload: ReplyPayload) -> String {
     guard case .skip(let info) = payload, let at = info.at else { return "skipped" }
-    return "skipped '\(info.id)' at \(StatusCommand.display(at))"
+    return "skipped '\(info.id)' at \(StatusText.instant(at))"
   }
 }
 
@@ -95,7 +95,7 @@ struct UnskipCommand: ControlCommand {
 
   func success(_ payload: ReplyPayload) -> String {
     guard case .skip(let info) = payload, let at = info.at else { return "unskipped" }
-    return "unskipped '\(info.id)': next at \(StatusCommand.display(at))"
+    return "unskipped '\(info.id)': next at \(StatusText.instant(at))"
   }
 }
 
