@@ -25,6 +25,40 @@ import Testing
     #expect(result.formatted.allSatisfy { $0.utf8.count < 200 })
   }
 
+  @Test func aLabelOfManyBytesPerCharacterIsBoundedInBytes() {
+    // 200 characters, 18 bytes each: within the character limit, over the byte limit.
+    let label = String(repeating: "👨‍👩‍👧", count: 200)
+    #expect(
+      messages("[[alarm]]\ntime = \"06:45\"\nlabel = \"\(label)\"\n")
+        == ["3:9: 'label' is too long: 3600 bytes in UTF-8, at most 1000"])
+  }
+
+  /// The longest label the config accepts survives the state file and a status reply:
+  /// a label the service took must never make it throw its state away.
+  @Test func theLongestLabelSurvivesTheStateFileAndAStatusReply() throws {
+    let label = String(repeating: "👍🏽", count: 125)  // 125 characters, 1000 bytes
+    let config = validConfig("[[alarm]]\nid = \"a\"\ntime = \"06:45\"\nlabel = \"\(label)\"\n")
+    #expect(config?.alarms.first?.label == label)
+    var state = ServiceState()
+    state.history = [
+      HistoryEntry(
+        kind: .rung, alarmID: "a", label: label, firing: Instant(seconds: 1_764_657_900),
+        at: Instant(seconds: 1_764_657_901))
+    ]
+    #expect(try StateCodec.decode(StateCodec.encode(state)) == state)
+    let reply = ControlReply.ok(
+      .status(
+        StatusReport(
+          version: "0.1.0", config: ConfigStatus(path: "a.toml", ok: true),
+          clockSynchronized: true,
+          session: SessionStatus(
+            id: "a", label: label, state: .ringing, until: "2026-12-03T06:55:00+01:00",
+            snoozes: 0),
+          next: [UpcomingFiring(id: "a", label: label, at: "2026-12-04T06:45:00+01:00")],
+          history: [], inputs: [])))
+    #expect(try ControlReply(line: reply.encodedLine().dropLast(), for: .status) == reply)
+  }
+
   @Test(arguments: [
     (#"\u001B[31mred"#, "U+001B"), (#"ring\u0007"#, "U+0007"), (#"a\tb"#, "U+0009"),
     (#"\u0000"#, "U+0000"), (#"\u007F"#, "U+007F"), (#"\u009B2J"#, "U+009B"),

@@ -160,16 +160,13 @@ enum AlarmDecoder {
     return Draft(alarm: alarm, explicitID: explicitID, source: source)
   }
 
-  /// The longest label, in characters as people count them (`é` and `👍🏽` are one each).
-  public static let maxLabelLength = 200
-
   /// Why `text` cannot be a label (the file's `label` and the `--label` of `add`/`edit`),
   /// as words after "'label' "; nil when it can be one. A label goes raw to terminals
   /// (`list`, `add`, `edit`), to the state file and to control replies, so line breaks,
   /// C0/C1 control characters (ESC, BEL, ...), DEL and the bidi embedding, override and
   /// isolate controls (U+202A-U+202E, U+2066-U+2069) are refused, and so is a label
-  /// longer than `maxLabelLength`. Checked by scalar: walking every label by grapheme
-  /// clusters cost more than the rest of its alarm's decoding.
+  /// over `Alarm.maxLabelCharacters` or `Alarm.maxLabelBytes`. Checked by scalar: walking
+  /// every label by grapheme clusters cost more than the rest of its alarm's decoding.
   public static func labelProblem(_ text: String) -> String? {
     for s in text.unicodeScalars {
       switch s.value {
@@ -183,13 +180,17 @@ enum AlarmDecoder {
         continue
       }
     }
+    let bytes = text.utf8.count
+    if bytes > Alarm.maxLabelBytes {
+      return "is too long: \(bytes) bytes in UTF-8, at most \(Alarm.maxLabelBytes)"
+    }
     // A label has at most as many characters as UTF-8 bytes: count only long ones.
-    if text.utf8.count > maxLabelLength {
+    if bytes > Alarm.maxLabelCharacters {
       var count = 0
       for _ in text {
         count += 1
-        if count > maxLabelLength {
-          return "is too long: at most \(maxLabelLength) characters"
+        if count > Alarm.maxLabelCharacters {
+          return "is too long: at most \(Alarm.maxLabelCharacters) characters"
         }
       }
     }

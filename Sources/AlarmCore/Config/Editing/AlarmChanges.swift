@@ -173,7 +173,7 @@ public enum AlarmValueText {
     if let problem = AlarmDecoder.labelProblem(text) {
       return .failure(
         AlarmValueError(
-          "one line of at most \(AlarmDecoder.maxLabelLength) characters without control "
+          "one line of at most \(Alarm.maxLabelCharacters) characters without control "
             + "characters or bidi controls; this label \(problem)"))
     }
     return .success(.string(text))
