@@ -172,6 +172,24 @@ import Testing
         ])
   }
 
+  @Test func messagesNeverCarryTerminalControls() {
+    let text = """
+      "\\u001B[2J" = 1
+      [[alarm]]
+      time = "\\u009B31m\\u202E"
+      """
+    #expect(
+      messages(text) == [
+        #"1:1: unknown top-level key '"\u001B[2J"'"#,
+        #"3:8: 'time' must be a time like "06:45" or "06:45:30", not "\u009B31m\u202E""#,
+      ])
+    guard case .failure(let error) = AlarmValueText.time("\u{1B}[2J") else {
+      Issue.record("an ESC was taken for a time")
+      return
+    }
+    #expect(error.expectation == #"a time like 06:45 or 06:45:30, not "\u001B[2J""#)
+  }
+
   @Test func excerptKeepsShortTextAndCutsLongText() {
     #expect(TOMLFormat.excerpt("06:45") == "06:45")
     #expect(

@@ -35,7 +35,8 @@ struct TableReader {
     self.anchor = anchor
     self.state = state
     for entry in table.entries where !known.contains(entry.key) {
-      let key = TOMLFormat.excerpt(entry.key)
+      // Written as TOML would (a quoted key's controls escaped) and cut: safe to print.
+      let key = TOMLFormat.excerpt(TOMLFormat.key(entry.key))
       var message =
         section.isEmpty ? "unknown top-level key '\(key)'" : "unknown key '\(key)' in \(section)"
       if let guess = Suggestion.closest(to: entry.key, in: known) {

@@ -82,7 +82,7 @@ public enum AlarmValueText {
   public static func time(_ text: String) -> Result<AlarmValue, AlarmValueError> {
     guard let t = AlarmDecoder.parseTime(text) else {
       return .failure(
-        AlarmValueError("a time like 06:45 or 06:45:30, not '\(TOMLFormat.excerpt(text))'"))
+        AlarmValueError("a time like 06:45 or 06:45:30, not \(quoted(text))"))
     }
     return .success(.time(t))
   }
@@ -99,7 +99,7 @@ public enum AlarmValueText {
     var days: [Weekday] = []
     for word in words {
       guard let day = Weekday(key: word.lowercased()) else {
-        var message = "\(expectation), not '\(word)'"
+        var message = "\(expectation), not \(quoted(word))"
         let names = ["daily", "weekdays", "weekends", "never"] + Weekday.allCases.map(\.key)
         if let guess = Suggestion.closest(to: word, in: names) {
           message += "; did you mean '\(guess)'?"
@@ -116,7 +116,7 @@ public enum AlarmValueText {
   public static func date(_ text: String) -> Result<LocalDate, AlarmValueError> {
     guard let d = LocalDate(iso: text) else {
       return .failure(
-        AlarmValueError("a date like 2027-03-28 that exists, not '\(TOMLFormat.excerpt(text))'"))
+        AlarmValueError("a date like 2027-03-28 that exists, not \(quoted(text))"))
     }
     return .success(d)
   }
@@ -125,7 +125,7 @@ public enum AlarmValueText {
   public static func volume(_ text: String) -> Result<AlarmValue, AlarmValueError> {
     guard let n = Int(text), (0...100).contains(n) else {
       return .failure(
-        AlarmValueError("a whole number from 0 to 100, not '\(TOMLFormat.excerpt(text))'"))
+        AlarmValueError("a whole number from 0 to 100, not \(quoted(text))"))
     }
     return .success(.integer(n))
   }
@@ -146,13 +146,13 @@ public enum AlarmValueText {
     guard let d = DurationText.parse(text) else {
       return .failure(
         AlarmValueError(
-          "a duration like 30s, 9m or 1h30m (\(span)), not '\(TOMLFormat.excerpt(text))'"))
+          "a duration like 30s, 9m or 1h30m (\(span)), not \(quoted(text))"))
     }
     guard range.contains(d) else {
-      return .failure(AlarmValueError("a duration from \(span), not '\(TOMLFormat.excerpt(text))'"))
+      return .failure(AlarmValueError("a duration from \(span), not \(quoted(text))"))
     }
     if key != .ramp, d != .seconds(d.components.seconds) {
-      return .failure(AlarmValueError("whole seconds, not '\(TOMLFormat.excerpt(text))'"))
+      return .failure(AlarmValueError("whole seconds, not \(quoted(text))"))
     }
     return .success(.string(text))
   }
@@ -163,7 +163,7 @@ public enum AlarmValueText {
       return .failure(
         AlarmValueError(
           "lower-case letters, digits, '-' and '_', starting with a letter or digit "
-            + "(at most \(AlarmID.maxLength) characters), not '\(TOMLFormat.excerpt(text))'"))
+            + "(at most \(AlarmID.maxLength) characters), not \(quoted(text))"))
     }
     return .success(.string(text))
   }
