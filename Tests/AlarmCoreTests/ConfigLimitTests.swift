@@ -129,6 +129,22 @@ import Testing
       ])
   }
 
+  @Test func aSocketPathLongerThanAUnixSocketTakesIsRefused() {
+    let ok = "/run/" + String(repeating: "s", count: 102)  // 107 bytes
+    #expect(messages("[settings]\nsocket = \"\(ok)\"\n") == [])
+    #expect(
+      messages("[settings]\nsocket = \"\(ok)x\"\n")
+        == ["2:10: 'socket' is too long for a Unix socket: 108 bytes, at most 107"])
+    // Relative: counted once resolved against /etc/alarmclock (15 bytes and a "/").
+    let relative = String(repeating: "r", count: 100)
+    #expect(
+      messages("[settings]\nsocket = \"\(relative)\"\n")
+        == [
+          "2:10: 'socket' is too long for a Unix socket: 116 bytes once resolved against "
+            + "the config's directory, at most 107"
+        ])
+  }
+
   @Test func tenThousandAlarmsAreAllowed() {
     let text = String(repeating: "[[alarm]]\ntime = \"06:45\"\n", count: Config.maxAlarms)
     let result = decode(text)

@@ -181,11 +181,24 @@ public enum ConfigDecoder {
     s.stateDir = r.string("state_dir", maxBytes: TableReader.maxPathBytes).map {
       resolve($0, base: base)
     }
-    s.socket = r.string("socket", maxBytes: TableReader.maxPathBytes).map {
-      resolve($0, base: base)
+    if let socket = r.string("socket", maxBytes: TableReader.maxPathBytes) {
+      let path = resolve(socket, base: base)
+      // sun_path holds 108 bytes with its NUL; a longer path could never be bound.
+      if path.utf8.count > maxSocketPathBytes, let entry = r.table.entry("socket") {
+        r.state.error(
+          entry.node.range.start,
+          "'socket' is too long for a Unix socket: \(path.utf8.count) bytes"
+            + (path == socket ? "" : " once resolved against the config's directory")
+            + ", at most \(maxSocketPathBytes)")
+      } else {
+        s.socket = path
+      }
     }
     return s
   }
+
+  /// The longest path a Unix socket can be bound at (`sun_path` less its NUL).
+  static let maxSocketPathBytes = 107
 
   private static func decodeAudio(_ r: TableReader) -> AudioConfig {
     var a = AudioConfig()
