@@ -168,6 +168,11 @@ enum AlarmDecoder {
   /// over `Alarm.maxLabelCharacters` or `Alarm.maxLabelBytes`. Checked by scalar: walking
   /// every label by grapheme clusters cost more than the rest of its alarm's decoding.
   public static func labelProblem(_ text: String) -> String? {
+    // Bytes first: a 16 MiB label is refused without walking it.
+    let bytes = text.utf8.count
+    if bytes > Alarm.maxLabelBytes {
+      return "is too long: \(bytes) bytes in UTF-8, at most \(Alarm.maxLabelBytes)"
+    }
     for s in text.unicodeScalars {
       switch s.value {
       case 0x0A...0x0D, 0x85, 0x2028, 0x2029:
@@ -179,10 +184,6 @@ enum AlarmDecoder {
       default:
         continue
       }
-    }
-    let bytes = text.utf8.count
-    if bytes > Alarm.maxLabelBytes {
-      return "is too long: \(bytes) bytes in UTF-8, at most \(Alarm.maxLabelBytes)"
     }
     // A label has at most as many characters as UTF-8 bytes: count only long ones.
     if bytes > Alarm.maxLabelCharacters {
