@@ -64,4 +64,18 @@ import Testing
     #expect(StatusText.instant("2026-12-07T06:45:30Z") == "2026-12-07 06:45:30")
     #expect(StatusText.instant("soon") == "soon")
   }
+
+  /// A file with thousands of bad alarms keeps the reply small: 99 errors and a summary,
+  /// in `status` and in the `reload` error alike, and a round trip keeps them as they are.
+  @Test func manyConfigErrorsAreSummedUp() throws {
+    let errors = (1...5000).map { "a.toml:\($0):8: 'time' must be a time like \"06:45\"" }
+    let status = ConfigStatus(path: "a.toml", ok: false, errors: errors)
+    #expect(status.errors.count == 100)
+    #expect(status.errors.last == "... and 4901 more errors ('alarmclock check' lists them all)")
+    #expect(ConfigStatus(path: "a.toml", ok: false, errors: status.errors) == status)
+    let reload = ControlReply.failure(ControlError(.configInvalid, "bad", details: errors))
+    let line = reload.encodedLine()
+    #expect(line.count < 10_000)
+    #expect(try ControlReply(line: line.dropLast(), for: .reload) == reload)
+  }
 }
