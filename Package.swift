@@ -8,6 +8,7 @@
 //   CShim          C shim for kernel macros and structs Swift cannot import
 //   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
 //   alarmclock     the executable: CLI commands and service wiring
+//   alarmclock-bench  measurements for bench/ (not installed)
 import PackageDescription
 
 let package = Package(
@@ -16,6 +17,7 @@ let package = Package(
     .library(name: "TOML", targets: ["TOML"]),
     .executable(name: "alarmclock", targets: ["alarmclock"]),
     .executable(name: "toml-decode", targets: ["toml-decode"]),
+    .executable(name: "alarmclock-bench", targets: ["alarmclock-bench"]),
   ],
   targets: [
     .target(name: "TOML"),
@@ -34,6 +36,10 @@ let package = Package(
     .executableTarget(
       name: "alarmclock",
       dependencies: ["AlarmCore", "AlarmPlatform", "TOML"]),
+    // Measurements for bench/ (stop latency); not part of the product.
+    .executableTarget(
+      name: "alarmclock-bench",
+      dependencies: ["AlarmCore", "AlarmPlatform"]),
     .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
     .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML"]),
     .target(name: "AudioTestSupport", path: "Tests/AudioTestSupport"),

@@ -1,6 +1,7 @@
 # bash completion for alarmclock(1). Installed as
 # PREFIX/share/bash-completion/completions/alarmclock. Kept in step with the
-# commands' --help texts (see alarmclock.1).
+# commands' --help texts (see alarmclock.1): Tests/alarmclockTests/CompletionTests.swift
+# checks every command's options and values against the built binary.
 
 # Alarm ids for ID arguments, from `alarmclock list --json` on the config in use.
 _alarmclock_ids() {
@@ -39,8 +40,11 @@ _alarmclock() {
       mapfile -t COMPREPLY < <(compgen -f -X '!*.toml' -- "$cur")
       mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
       return ;;
-    --state-dir)
+    --state-dir | --sound-dir)
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+      return ;;
+    --log-level)
+      mapfile -t COMPREPLY < <(compgen -W "error warning notice info debug" -- "$cur")
       return ;;
     --socket)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
@@ -62,7 +66,7 @@ _alarmclock() {
         ring_for skip id enabled" -- "$cur")
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
-      | --ring-for | --skip | --id)
+      | --ring-for | --skip | --id | --mixer)
       return ;;
   esac
 
@@ -72,7 +76,7 @@ _alarmclock() {
     check) opts="--config" ;;
     list) opts="--config --state-dir --json" ;;
     next) opts="--config --from --count --json --socket" ;;
-    play) opts="--device --volume --ramp --seconds --loop" ;;
+    play) opts="--device --volume --ramp --seconds --loop --mixer --sound-dir" ;;
     status) opts="--socket --config --json" ;;
     snooze | stop | reload) opts="--socket --config" ;;
     skip | unskip | ring) opts="--socket --config" ;;
@@ -92,7 +96,7 @@ _alarmclock() {
   local positional=0
   for ((i = 2; i < cword; i++)); do
     case "${words[i]}" in
-      --json | --loop | --help | --no-snooze | --disabled | --enabled) ;;
+      --json | --loop | --help | --no-snooze | --disabled | --enabled | --no-terminal) ;;
       -*) ((i++)) ;;
       *) ((positional++)) ;;
     esac

@@ -61,20 +61,9 @@ if [ "$live" = 1 ] && [ "$(id -u)" -ne 0 ]; then
   exit 1
 fi
 
-bindir=$prefix/bin
-datadir=$prefix/share/alarmclock
-mandir=$prefix/share/man
-compdir=$prefix/share/bash-completion/completions
-# systemd only looks for vendor units under /usr/lib and /usr/local/lib; any other
-# prefix gets the admin directories under /etc.
-case "$prefix" in
-  /usr | /usr/local) libdir=$prefix/lib ;;
-  *) libdir=/etc ;;
-esac
-if [ "$libdir" = /etc ]; then unitdir=/etc/systemd/system; else unitdir=$libdir/systemd/system; fi
-sysusersdir=$libdir/sysusers.d
-tmpfilesdir=$libdir/tmpfiles.d
-manifest=$datadir/install-manifest
+# shellcheck source=deploy/layout.sh
+. "$repo/deploy/layout.sh"
+layout "$prefix"
 config=/etc/alarmclock/alarms.toml
 
 work=$(mktemp -d)
@@ -182,6 +171,10 @@ if [ -f "$destdir$manifest" ]; then
   while read -r kind path; do
     [ "$kind" = file ] || continue
     grep -qxF "file $path" "$work/manifest" && continue
+    if ! owned "$path"; then
+      say "refusing to remove $path (listed in $manifest): not a file this installer owns"
+      continue
+    fi
     rm -f "$destdir$path" && say "removed stale $path" && changed=1
   done <"$destdir$manifest"
 fi

@@ -29,7 +29,9 @@ done
 prefix=${prefix%/}
 destdir=${DESTDIR:-}
 destdir=${destdir%/}
-manifest=$prefix/share/alarmclock/install-manifest
+# shellcheck source=deploy/layout.sh
+. "$(dirname "$0")/layout.sh"
+layout "$prefix"
 
 say() { echo "uninstall.sh: $*" >&2; }
 
@@ -55,7 +57,15 @@ for entry in "${entries[@]}"; do
   kind=${entry%% *}
   path=${entry#* }
   case "$kind" in
-    file) [ -e "$destdir$path" ] && rm -f "$destdir$path" && say "removed $path" ;;
+    file | dir)
+      if ! owned "$path"; then
+        say "refusing to remove $path (listed in $manifest): not a path the installer owns"
+        continue
+      fi
+      ;;
+  esac
+  case "$kind" in
+    file) if [ -e "$destdir$path" ]; then rm -f "$destdir$path" && say "removed $path"; fi ;;
     dir) dirs+=("$path") ;;
     config) ;;
   esac

@@ -1,7 +1,8 @@
 /// Writes values as TOML text, for tools that edit TOML documents in place.
 public enum TOMLFormat {
-  /// `s` as a basic string literal: `"..."` with `"`, `\` and control
-  /// characters escaped. Parsing the result gives back `s`.
+  /// `s` as a basic string literal: `"..."` with `"`, `\`, C0 and C1 control characters
+  /// and the bidi embedding, override and isolate controls escaped, so the text is safe
+  /// to show on a terminal too (messages quote with it). Parsing the result gives back `s`.
   public static func quoted(_ s: String) -> String {
     var out = "\""
     out.reserveCapacity(s.utf8.count + 2)
@@ -15,15 +16,27 @@ public enum TOMLFormat {
       case "\u{0C}": out += "\\f"
       case "\r": out += "\\r"
       default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
           out += "\\u" + hex(scalar.value, width: 4)
-        } else {
+        default:
           out.unicodeScalars.append(scalar)
         }
       }
     }
     out += "\""
     return out
+  }
+
+  /// `s` cut to `limit` characters, with `…` appended when it was longer: source text
+  /// echoed in a message (a 10,000-digit number, a megabyte label) is never shown whole.
+  public static func excerpt(_ s: some StringProtocol, limit: Int = 40) -> String {
+    var end = s.startIndex
+    for _ in 0..<limit {
+      guard end < s.endIndex else { return String(s) }
+      end = s.index(after: end)
+    }
+    return end < s.endIndex ? String(s[..<end]) + "…" : String(s)
   }
 
   /// A key segment: bare if it may be written bare, else quoted.

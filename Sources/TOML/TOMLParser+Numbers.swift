@@ -29,8 +29,7 @@ extension Parser {
   private mutating func numberError(_ what: String, _ token: Range<Int>, at offset: Int)
     -> TOMLError
   {
-    let text = String(decoding: bytes[token], as: UTF8.self)
-    return error("invalid \(what) '\(text)'", at: offset)
+    error("invalid \(what) '\(text(token))'", at: offset)
   }
 
   mutating func parseNumber(_ token: Range<Int>) throws(TOMLError) -> TOMLValue {
@@ -117,8 +116,13 @@ extension Parser {
     return .integer(value)
   }
 
+  /// The token as echoed in a message: at most 40 characters (a number can be long).
   func text(_ token: Range<Int>) -> String {
-    String(decoding: bytes[token], as: UTF8.self)
+    // Only a bounded prefix is decoded: the excerpt needs no more.
+    let end = min(token.upperBound, token.lowerBound + 4 * 41)
+    let cut = end < token.upperBound
+    let shown = TOMLFormat.excerpt(String(decoding: bytes[token.lowerBound..<end], as: UTF8.self))
+    return cut && !shown.hasSuffix("…") ? shown + "…" : shown
   }
 
   /// Decimal digits with single underscores between them; returns the end.

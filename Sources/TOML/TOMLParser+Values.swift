@@ -37,8 +37,9 @@ extension Parser {
   mutating func parseWord() throws(TOMLError) -> TOMLValue {
     let s = i
     while i < bytes.count, ASCII.isBareKey(bytes[i]) || bytes[i] == ASCII.dot { i += 1 }
-    let word = String(decoding: bytes[s..<i], as: UTF8.self)
-    switch word {
+    let whole = String(decoding: bytes[s..<i], as: UTF8.self)
+    let word = TOMLFormat.excerpt(whole)
+    switch whole {
     case "true": return .boolean(true)
     case "false": return .boolean(false)
     case "inf": return .float(.infinity)

@@ -137,8 +137,9 @@ struct KeyPart {
 }
 
 /// A key path as TOML text (`a."b c".d`), for messages.
+/// A key as messages show it: dotted, at most 40 characters.
 func keyText(_ parts: some Collection<KeyPart>) -> String {
-  parts.map { TOMLFormat.key($0.name) }.joined(separator: ".")
+  TOMLFormat.excerpt(parts.map { TOMLFormat.key($0.name) }.joined(separator: "."))
 }
 
 extension Parser {

@@ -137,14 +137,14 @@ import Testing
   @Test func addAppendsABlockAfterABlankLine() throws {
     let changes = AlarmChanges(
       values: [
-        .time: .time(LocalTime(hour: 7, minute: 5, second: 30)), .label: .string("Tea\tTime"),
+        .time: .time(LocalTime(hour: 7, minute: 5, second: 30)), .label: .string("Tea \"Time\""),
         .days: .strings(["sat", "sun"]), .id: .string("tea"),
       ])
     let r = try edit(.add(changes))
     #expect(
       r.text == Self.messy
         + "\n\n[[alarm]]\nid = \"tea\"\ntime = \"07:05:30\"\ndays = [\"sat\", \"sun\"]\n"
-        + "label = \"Tea\\tTime\"\n")
+        + "label = \"Tea \\\"Time\\\"\"\n")
     #expect(r.alarmID == "tea")
     let empty = try edit(
       .add(AlarmChanges(values: [.time: .time(LocalTime(hour: 6, minute: 0))])), "")

@@ -45,4 +45,18 @@ import Testing
       #expect(DurationText.parse(DurationText.format(d)) == d, "\(ms) ms")
     }
   }
+
+  @Test func spokenForLogLines() {
+    #expect(DurationText.spoken(.seconds(42)) == "42 s")
+    #expect(DurationText.spoken(.seconds(540)) == "9 min")
+    #expect(DurationText.spoken(.seconds(570)) == "9 min 30 s")
+    #expect(DurationText.spoken(.seconds(3900)) == "1 h 5 min")
+    #expect(DurationText.spoken(.seconds(3 * 86_400)) == "3 days")
+  }
+
+  @Test func millisecondsForLatencies() {
+    #expect(DurationText.milliseconds(.microseconds(1234)) == "1.23 ms")
+    #expect(DurationText.milliseconds(.microseconds(500)) == "0.5 ms")
+    #expect(DurationText.milliseconds(.seconds(2)) == "2000.0 ms")
+  }
 }

@@ -77,7 +77,7 @@ struct OracleAlarm {
 }
 
 extension ZoneOracle {
-  /// Occurrences of `a` with `lo < at <= hi`, per PRODUCT.md and docs/config.md:
+  /// Occurrences of `a` with `lo < at <= hi`, per docs/config.md:
   /// repeat days of the local date, minus `skip` dates; a dated one-off on its
   /// date; a dateless one-off at the first occurrence of its time after it
   /// was armed; nothing once a one-off is done or when disabled.

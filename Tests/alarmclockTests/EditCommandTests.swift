@@ -198,6 +198,37 @@ import Testing
     #expect(f.bytes == f.original)
   }
 
+  @Test func terminalEscapesAndLongLabelsAreRefusedByAddAndEdit() throws {
+    let f = try Fixture()
+    defer { f.dir.remove() }
+    for (args, problem) in [
+      (["add", "07:00", "--label", "\u{1B}]0;owned\u{07}"], "the control character U+001B"),
+      (["edit", "lazy", "--label", "abc\u{202E}fed"], "the bidi control U+202E"),
+      (["add", "07:00", "--label", String(repeating: "z", count: 201)], "too long"),
+    ] {
+      let r = try f.run(args)
+      #expect(r.status == 2)
+      #expect(r.stderr.contains("--label wants one line of at most 200 characters"))
+      #expect(r.stderr.contains(problem))
+      #expect(!r.stderr.contains("\u{1B}") && !r.stderr.contains("\u{202E}"))
+      #expect(f.bytes == f.original)
+    }
+    let cjk = try f.run(["add", "07:00", "--label", "起床 ⏰"])
+    #expect(cjk.status == 0)
+    #expect(f.text.contains("label = \"起床 ⏰\""))
+  }
+
+  @Test func aLabelWithAnEscapeInTheFileIsAConfigError() throws {
+    let f = try Fixture("[[alarm]]\ntime = \"06:45\"\nlabel = \"\\u001B[2J\"\n")
+    defer { f.dir.remove() }
+    let r = try f.run(["list"])
+    #expect(r.status == 1)
+    #expect(
+      r.stderr.contains(
+        "\(f.path):3:9: 'label' must not contain the control character U+001B"))
+    #expect(!r.stdout.contains("\u{1B}") && !r.stderr.contains("\u{1B}"))
+  }
+
   @Test func unknownIDListsNearMatches() throws {
     let f = try Fixture()
     defer { f.dir.remove() }

@@ -2,8 +2,9 @@ import AudioTestSupport
 import Foundation
 import Testing
 
-/// Running out of file descriptors must not silence a ring: `alarmclock play` with the
-/// hidden `--exhaust-fds`, which fills every descriptor before or after the ringer starts.
+/// Running out of file descriptors must not silence a ring: the product's ringer driven by
+/// `alarmclock-bench out-of-descriptors`, which fills every descriptor before or after the
+/// ringer is made (fault injection stays out of the product binary).
 @Suite(.serialized) struct PlayDescriptorTests {
   /// A null sink of this suite's own, recorded without the other suites' sounds.
   static let sink = "alarmclock_fds"
@@ -29,9 +30,7 @@ import Testing
     ])
     let device = try Self.device()
     let rec = try SinkRecorder(directory: dir.path, sink: Self.sink)
-    let r = try Tool.run([
-      CLI.binary, "play", sine, "--device", device, "--volume", "100", "--exhaust-fds", "after",
-    ])
+    let r = try Tool.run([CLI.bench, "out-of-descriptors", "after", sine, "--device", device])
     let samples = rec.finish()
     #expect(r.status == 0, "\(r.err)")
     #expect(!r.err.contains("fallback"), "\(r.err)")
@@ -45,9 +44,8 @@ import Testing
   /// With none left for the ringer's own eventfd, timers and reserve, it says so and exits
   /// (the service fails to start loudly); it does not hang on a descriptor of -1.
   @Test func noDescriptorsForTheRingerIsAnErrorNotAHang() throws {
-    let r = try Tool.run([
-      CLI.binary, "play", "chime-rise", "--device", "null", "--exhaust-fds", "before",
-    ])
+    let chime = CLI.repo.appendingPathComponent("sounds/chime-rise.wav").path
+    let r = try Tool.run([CLI.bench, "out-of-descriptors", "before", chime, "--device", "null"])
     #expect(r.status == 1, "\(r.err)")
     #expect(r.err.contains("cannot start the ringer"), "\(r.err)")
     #expect(r.err.contains("Too many open files"), "\(r.err)")

@@ -1,3 +1,4 @@
+import AlarmCore
 import AudioTestSupport
 import Foundation
 import Testing
@@ -102,14 +103,14 @@ import Testing
     let wakes = (status["next"] as? [[String: Any]] ?? []).filter { $0["id"] as? String == "wake" }
     let skippedAt = skip.stdout.dropFirst("skipped 'wake' at ".count).trimmingCharacters(
       in: .newlines)
-    #expect(!wakes.contains { StatusCommand_display($0["at"] as? String ?? "") == skippedAt })
+    #expect(!wakes.contains { StatusText.instant($0["at"] as? String ?? "") == skippedAt })
     let asked = try CLI.run([
       "next", "--socket", service.socket, "--config", service.configPath, "--count", "3", "--json",
     ])
     #expect(asked.status == 0, "\(asked.stderr)")
     let askedAts =
       ((try? JSONSerialization.jsonObject(with: Data(asked.stdout.utf8))) as? [[String: Any]] ?? [])
-      .compactMap { $0["at"] as? String }.map(StatusCommand_display)
+      .compactMap { $0["at"] as? String }.map(StatusText.instant)
     #expect(
       askedAts.count == 3 && !askedAts.contains(skippedAt),
       "the service's next knows the skip: \(asked.stdout)")
@@ -339,12 +340,4 @@ import Testing
     let notified = (try? String(contentsOfFile: dir.file("notify.log"), encoding: .utf8)) ?? ""
     #expect(notified.contains("STOPPING=1"))
   }
-}
-
-/// The human form of an ISO 8601 instant, as `status` and `skip` print it.
-func StatusCommand_display(_ iso: String) -> String {
-  let chars = Array(iso)
-  guard chars.count >= 19, chars[10] == "T" else { return iso }
-  let end = String(chars[17..<19]) == "00" ? 16 : 19
-  return String(chars[0..<10]) + " " + String(chars[11..<end])
 }

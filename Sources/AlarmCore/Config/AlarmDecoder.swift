@@ -18,7 +18,7 @@ enum DefaultsDecoder {
   /// Overrides the fields of `d` that `r` sets. `snooze = true` takes the inherited
   /// length (or 9 minutes when the inherited snooze is off).
   static func apply(_ r: TableReader, to d: inout AlarmDefaults, inherited: AlarmDefaults) {
-    if let sound = r.string("sound") {
+    if let sound = r.string("sound", maxBytes: TableReader.maxPathBytes) {
       if let why = SoundName.problem(sound), let entry = r.entry("sound") {
         r.state.error(entry.node.range.start, why)
       } else {
@@ -140,9 +140,9 @@ enum AlarmDecoder {
       r.state.warning(
         entry.node.range.start, "'date' \(date) is in the past: this alarm will not ring")
     }
-    var label = r.string("label", nonEmpty: false)
-    if let text = label, containsNewline(text), let entry = r.table.entry("label") {
-      r.state.error(entry.node.range.start, "'label' must be one line")
+    var label = r.string("label", nonEmpty: false, maxBytes: .max)
+    if let text = label, let problem = labelProblem(text), let entry = r.table.entry("label") {
+      r.state.error(entry.node.range.start, "'label' \(problem)")
       label = nil
     }
     let enabled = r.bool("enabled") ?? true
@@ -166,16 +166,48 @@ enum AlarmDecoder {
     return Draft(alarm: alarm, explicitID: explicitID, source: source)
   }
 
-  /// Whether a label breaks the one-line rule (the file's `label` and the `--label` of
-  /// `add`/`edit`). What `Character.isNewline` finds, by scalar: walking a label by
-  /// grapheme clusters cost more than the rest of its alarm's decoding.
-  static func containsNewline(_ text: String) -> Bool {
-    text.unicodeScalars.contains { s in
+  /// Why `text` cannot be a label (the file's `label` and the `--label` of `add`/`edit`),
+  /// as words after "'label' "; nil when it can be one. A label goes raw to terminals
+  /// (`list`, `add`, `edit`), to the state file and to control replies, so line breaks,
+  /// C0/C1 control characters (ESC, BEL, ...), DEL and the bidi embedding, override and
+  /// isolate controls (U+202A-U+202E, U+2066-U+2069) are refused, and so is a label
+  /// over `Alarm.maxLabelCharacters` or `Alarm.maxLabelBytes`. Checked by scalar: walking
+  /// every label by grapheme clusters cost more than the rest of its alarm's decoding.
+  public static func labelProblem(_ text: String) -> String? {
+    // Bytes first: a 16 MiB label is refused without walking it.
+    let bytes = text.utf8.count
+    if bytes > Alarm.maxLabelBytes {
+      return "is too long: \(bytes) bytes in UTF-8, at most \(Alarm.maxLabelBytes)"
+    }
+    for s in text.unicodeScalars {
       switch s.value {
-      case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
-      default: return false
+      case 0x0A...0x0D, 0x85, 0x2028, 0x2029:
+        return "must be one line"
+      case 0x00...0x1F, 0x7F...0x9F:
+        return "must not contain the control character \(codePoint(s)) (a terminal would act on it)"
+      case 0x202A...0x202E, 0x2066...0x2069:
+        return "must not contain the bidi control \(codePoint(s)) (it reorders text on screen)"
+      default:
+        continue
       }
     }
+    // A label has at most as many characters as UTF-8 bytes: count only long ones.
+    if bytes > Alarm.maxLabelCharacters {
+      var count = 0
+      for _ in text {
+        count += 1
+        if count > Alarm.maxLabelCharacters {
+          return "is too long: at most \(Alarm.maxLabelCharacters) characters"
+        }
+      }
+    }
+    return nil
+  }
+
+  /// `U+001B`.
+  static func codePoint(_ s: Unicode.Scalar) -> String {
+    let hex = String(s.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
   }
 
   private static func time(_ r: TableReader) -> LocalTime? {

@@ -41,8 +41,16 @@ public enum ConfigDecoder {
     let inputs = sectionTables(root, "input", allowSingle: false).map {
       InputDecoder.input($0, hasIdleHook: hasIdleHook)
     }
+    var tables = alarmTables(root, document: document)
+    if tables.count > Config.maxAlarms {
+      state.error(
+        tables[Config.maxAlarms].0.anchor,
+        "too many alarms: at most \(Config.maxAlarms) are allowed, "
+          + "and this is alarm \(Config.maxAlarms + 1) of \(tables.count)")
+      tables.removeLast(tables.count - Config.maxAlarms)
+    }
     let (alarms, sources) = AlarmDecoder.decode(
-      alarmTables(root, document: document), defaults: defaults, now: now, state: state)
+      tables, defaults: defaults, now: now, state: state)
 
     let diagnostics = state.diagnostics.enumerated().sorted {
       ($0.element.position.offset, $0.offset) < ($1.element.position.offset, $1.offset)
@@ -157,7 +165,7 @@ public enum ConfigDecoder {
 
   private static func decodeSettings(_ r: TableReader, base: String?) -> Settings {
     var s = Settings()
-    if let zone = r.string("timezone") {
+    if let zone = r.string("timezone", maxBytes: TableReader.maxNameBytes) {
       if isZoneName(zone) {
         s.timezone = zone
       } else if let entry = r.table.entry("timezone") {
@@ -165,21 +173,42 @@ public enum ConfigDecoder {
       }
     }
     s.soundDirs =
-      r.stringList("sound_dirs", expectation: "a list of directories")?.map {
-        resolve($0, base: base)
-      } ?? []
-    s.stateDir = r.string("state_dir").map { resolve($0, base: base) }
-    s.socket = r.string("socket").map { resolve($0, base: base) }
+      r.stringList(
+        "sound_dirs", maxBytes: TableReader.maxPathBytes, expectation: "a list of directories")?.map
+    {
+      resolve($0, base: base)
+    } ?? []
+    s.stateDir = r.string("state_dir", maxBytes: TableReader.maxPathBytes).map {
+      resolve($0, base: base)
+    }
+    if let socket = r.string("socket", maxBytes: TableReader.maxPathBytes) {
+      let path = resolve(socket, base: base)
+      // sun_path holds 108 bytes with its NUL; a longer path could never be bound.
+      if path.utf8.count > maxSocketPathBytes, let entry = r.table.entry("socket") {
+        r.state.error(
+          entry.node.range.start,
+          "'socket' is too long for a Unix socket: \(path.utf8.count) bytes"
+            + (path == socket ? "" : " once resolved against the config's directory")
+            + ", at most \(maxSocketPathBytes)")
+      } else {
+        s.socket = path
+      }
+    }
     return s
   }
 
+  /// The longest path a Unix socket can be bound at (`sun_path` less its NUL).
+  static let maxSocketPathBytes = 107
+
   private static func decodeAudio(_ r: TableReader) -> AudioConfig {
     var a = AudioConfig()
-    a.device = r.string("device") ?? a.device
-    a.mixer = r.string("mixer")
-    a.mixerDevice = r.string("mixer_device")
+    a.device = r.string("device", maxBytes: TableReader.maxNameBytes) ?? a.device
+    a.mixer = r.string("mixer", maxBytes: TableReader.maxNameBytes)
+    a.mixerDevice = r.string("mixer_device", maxBytes: TableReader.maxNameBytes)
     a.fallbackDevices =
-      r.stringList("fallback_devices", expectation: "a list of ALSA device names") ?? []
+      r.stringList(
+        "fallback_devices", maxBytes: TableReader.maxNameBytes,
+        expectation: "a list of ALSA device names") ?? []
     return a
   }
 

@@ -4,12 +4,24 @@ import TOML
 enum HooksDecoder {
   static let keys = HookEvent.allCases.map(\.rawValue) + ["shell", "pre_ring_lead", "timeout"]
 
+  /// The longest hook command, its words' UTF-8 bytes with one separator each.
+  static let maxCommandBytes = 4096
+
   static func decode(_ r: TableReader) -> HooksConfig {
     var hooks = HooksConfig()
     let shell = r.bool("shell") ?? false
     for event in HookEvent.allCases {
       guard let entry = r.entry(event.rawValue) else { continue }
-      if let argv = command(entry, shell: shell, r) { hooks.commands[event] = argv }
+      guard let argv = command(entry, shell: shell, r) else { continue }
+      // Counted over the words as run (the command is logged and shown in errors).
+      let bytes = argv.reduce(0) { $0 + $1.utf8.count + 1 }
+      if bytes > maxCommandBytes {
+        r.state.error(
+          entry.node.range.start,
+          "'\(event.rawValue)' is too long: \(bytes) bytes, at most \(maxCommandBytes)")
+      } else {
+        hooks.commands[event] = argv
+      }
     }
     if let lead = r.duration("pre_ring_lead", in: .seconds(1)...Duration.seconds(12 * 3600)) {
       hooks.preRingLead = lead

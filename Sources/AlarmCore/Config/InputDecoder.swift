@@ -12,7 +12,7 @@ enum InputDecoder {
   static let buttonTimeExamples = "\"10ms\", \"1.5s\" or \"2s\""
 
   static func button(_ r: TableReader, hasIdleHook: Bool) -> ButtonConfig? {
-    let chip = r.string("chip")
+    let chip = r.string("chip", maxBytes: TableReader.maxNameBytes)
     if chip == nil && r.table.entry("chip") == nil {
       r.state.error(
         r.anchor, "this \(r.section) has no 'chip' (e.g. chip = \"gpiochip0\" or \"pinctrl-rp1\")")
@@ -23,7 +23,11 @@ enum InputDecoder {
       case .integer(let n) where n >= 0 && n <= Int64(UInt32.max):
         line = .offset(UInt32(n))
       case .string(let name) where !name.isEmpty:
-        line = .name(name)
+        if r.checkLength(
+          name, maxBytes: TableReader.maxNameBytes, at: entry.node.range.start, what: "'line'")
+        {
+          line = .name(name)
+        }
       case .integer(let n):
         r.mismatch(entry, "a line offset from 0 or a line name like \"GPIO17\"", actual: "\(n)")
       default:
@@ -51,7 +55,7 @@ enum InputDecoder {
 
   static func input(_ r: TableReader, hasIdleHook: Bool) -> InputConfig? {
     var device: InputConfig.Device?
-    if let text = r.string("device") {
+    if let text = r.string("device", maxBytes: TableReader.maxPathBytes) {
       if text == "auto" {
         device = .auto
       } else if !text.hasPrefix("/") {

@@ -35,9 +35,10 @@ struct TableReader {
     self.anchor = anchor
     self.state = state
     for entry in table.entries where !known.contains(entry.key) {
+      // Written as TOML would (a quoted key's controls escaped) and cut: safe to print.
+      let key = TOMLFormat.excerpt(TOMLFormat.key(entry.key))
       var message =
-        section.isEmpty
-        ? "unknown top-level key '\(entry.key)'" : "unknown key '\(entry.key)' in \(section)"
+        section.isEmpty ? "unknown top-level key '\(key)'" : "unknown key '\(key)' in \(section)"
       if let guess = Suggestion.closest(to: entry.key, in: known) {
         message += "; did you mean '\(guess)'?"
       }
@@ -54,9 +55,16 @@ struct TableReader {
     state.error(entry.node.range.start, "'\(entry.key)' must be \(expectation), not \(actual)")
   }
 
-  func string(_ key: String, nonEmpty: Bool = true, expectation: String = "a string")
-    -> String?
-  {
+  /// The longest path accepted (PATH_MAX less its NUL), in UTF-8 bytes.
+  static let maxPathBytes = 4095
+  /// The longest name accepted (a device, mixer control, chip or time zone), in UTF-8 bytes.
+  static let maxNameBytes = 255
+
+  /// A string of at most `maxBytes` UTF-8 bytes: every string reaches the state file, a
+  /// control reply or a log line, and a huge one would break them.
+  func string(
+    _ key: String, nonEmpty: Bool = true, maxBytes: Int, expectation: String = "a string"
+  ) -> String? {
     guard let entry = entry(key) else { return nil }
     guard case .string(let text) = entry.node.value else {
       mismatch(entry, expectation)
@@ -66,7 +74,19 @@ struct TableReader {
       state.error(entry.node.range.start, "'\(key)' must not be empty")
       return nil
     }
+    guard checkLength(text, maxBytes: maxBytes, at: entry.node.range.start, what: "'\(key)'")
+    else { return nil }
     return text
+  }
+
+  /// Reports a string longer than `maxBytes` UTF-8 bytes; true when it is short enough.
+  func checkLength(_ text: String, maxBytes: Int, at position: SourcePosition, what: String)
+    -> Bool
+  {
+    let bytes = text.utf8.count
+    guard bytes > maxBytes else { return true }
+    state.error(position, "\(what) is too long: \(bytes) bytes, at most \(maxBytes)")
+    return false
   }
 
   func bool(_ key: String) -> Bool? {
@@ -94,7 +114,7 @@ struct TableReader {
   }
 
   /// A list of non-empty strings. A single string is not a list (and is reported).
-  func stringList(_ key: String, expectation: String) -> [String]? {
+  func stringList(_ key: String, maxBytes: Int, expectation: String) -> [String]? {
     guard let entry = entry(key) else { return nil }
     guard case .array(let array) = entry.node.value else {
       mismatch(entry, expectation)
@@ -108,6 +128,11 @@ struct TableReader {
           element.value == .string("") ? "an empty string" : element.value.kindDescription
         state.error(
           element.range.start, "'\(key)' entries must be non-empty strings, not \(actual)")
+        ok = false
+        continue
+      }
+      guard checkLength(text, maxBytes: maxBytes, at: element.range.start, what: "'\(key)' entry")
+      else {
         ok = false
         continue
       }
@@ -185,23 +210,10 @@ func listing(_ items: [String]) -> String {
   return items.dropLast().joined(separator: ", ") + " or " + items[items.count - 1]
 }
 
-/// A string as TOML would write it: `"06:45"`, with quotes and control characters escaped.
+/// A string as TOML would write it (`"06:45"`, escaped), for messages: cut after 40
+/// characters with `…` after the closing quote, so a huge value is not echoed whole.
 func quoted(_ text: String) -> String {
-  var out = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\t": out += "\\t"
-    default:
-      if scalar.value < 0x20 || scalar.value == 0x7F {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      } else {
-        out.unicodeScalars.append(scalar)
-      }
-    }
-  }
-  return out + "\""
+  let shown = TOMLFormat.excerpt(text)
+  guard shown.utf8.count < text.utf8.count else { return TOMLFormat.quoted(text) }
+  return TOMLFormat.quoted(String(shown.dropLast())) + "…"
 }

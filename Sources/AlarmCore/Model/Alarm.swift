@@ -39,6 +39,12 @@ public struct AlarmDefaults: Hashable, Sendable {
 
 /// One alarm, with every setting resolved (defaults already applied).
 public struct Alarm: Hashable, Sendable {
+  /// The longest label, in characters as people count them (`é` and `👍🏽` are one each).
+  public static let maxLabelCharacters = 200
+  /// The longest label in UTF-8 bytes: what the state file and control replies accept for
+  /// a label (one character may take many bytes, e.g. a letter with combining marks).
+  public static let maxLabelBytes = 1000
+
   /// Stable, unique identifier (given, or derived; see `AlarmID`).
   public var id: String
   /// Local wall time it rings at.

@@ -87,4 +87,21 @@ public enum DurationText {
     }
     return out
   }
+
+  /// A duration for people reading a log: `42 s`, `9 min`, `9 min 30 s`, `1 h 5 min`,
+  /// `3 days` (whole seconds, larger units from two days on).
+  public static func spoken(_ duration: Duration) -> String {
+    let s = duration.components.seconds
+    if s < 60 { return "\(s) s" }
+    if s < 3600 { return s % 60 == 0 ? "\(s / 60) min" : "\(s / 60) min \(s % 60) s" }
+    if s < 172_800 { return "\(s / 3600) h \(s % 3600 / 60) min" }
+    return "\(s / 86_400) days"
+  }
+
+  /// A latency: `1.23 ms` (two decimals, trailing zeros dropped: `0.5 ms`, `12.0 ms`).
+  public static func milliseconds(_ duration: Duration) -> String {
+    let (s, atto) = duration.components
+    let ms = Double(s) * 1000 + Double(atto) / 1e15
+    return "\((ms * 100).rounded() / 100) ms"
+  }
 }

@@ -32,10 +32,11 @@ public struct ControlError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
   public var details: [String]
 
+  /// `details` beyond `ConfigStatus.maxErrors` are summed up in one last line.
   public init(_ code: ControlErrorCode, _ message: String, details: [String] = []) {
     self.code = code
     self.message = message
-    self.details = details
+    self.details = ConfigStatus.capped(details)
   }
 
   public var description: String { "\(code.rawValue): \(message)" }

@@ -153,7 +153,8 @@ extension StatusReport {
         throw s.fail("state", "must be \"ringing\" or \"snoozed\"")
       }
       session = SessionStatus(
-        id: try s.string("id"), label: try s.optionalString("label"), state: state,
+        id: try s.string("id"),
+        label: try s.optionalString("label", maxLength: Alarm.maxLabelBytes), state: state,
         until: try s.string("until"), snoozes: Int(try s.int("snoozes", in: 0...Int64(Int32.max))))
     }
     var history: [HistoryItem] = []
@@ -163,7 +164,8 @@ extension StatusReport {
       guard let kind = HistoryKind(rawValue: kindText) else { throw h.fail("kind", "unknown kind") }
       history.append(
         HistoryItem(
-          kind: kind, id: try h.string("id"), label: try h.optionalString("label"),
+          kind: kind, id: try h.string("id"),
+          label: try h.optionalString("label", maxLength: Alarm.maxLabelBytes),
           firing: try h.string("firing"), at: try h.string("at"),
           more: Int(try h.optionalInt("more", in: 0...Int64(Int32.max)) ?? 0)))
     }
@@ -193,7 +195,9 @@ extension UpcomingFiring {
       let f = try JSONFields(v, path: "\(key)[\(n)]")
       out.append(
         UpcomingFiring(
-          id: try f.string("id"), label: try f.optionalString("label"), at: try f.string("at")))
+          id: try f.string("id"),
+          label: try f.optionalString("label", maxLength: Alarm.maxLabelBytes),
+          at: try f.string("at")))
     }
     return out
   }

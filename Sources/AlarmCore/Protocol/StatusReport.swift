@@ -38,10 +38,24 @@ public struct ConfigStatus: Hashable, Sendable {
   /// `path:line:col: message`, one per error.
   public var errors: [String]
 
+  /// `errors` beyond `maxErrors` are summed up in one last line.
   public init(path: String, ok: Bool, errors: [String] = []) {
     self.path = path
     self.ok = ok
-    self.errors = errors
+    self.errors = Self.capped(errors)
+  }
+
+  /// The most config errors a reply carries: a file with thousands of bad alarms must
+  /// not make the reply outgrow what the server queues for a client (1 MiB).
+  public static let maxErrors = 100
+
+  /// The first `maxErrors - 1` errors and a line saying how many more there are
+  /// (`alarmclock check` lists them all); unchanged when there are at most `maxErrors`.
+  public static func capped(_ errors: [String]) -> [String] {
+    guard errors.count > maxErrors else { return errors }
+    let more = errors.count - (maxErrors - 1)
+    return errors.prefix(maxErrors - 1)
+      + ["... and \(more) more errors ('alarmclock check' lists them all)"]
   }
 }
 

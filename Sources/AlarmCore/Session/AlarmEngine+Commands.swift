@@ -32,7 +32,9 @@ extension AlarmEngine {
       engine.record(.snoozed, alarm.id, firing: s.firing, at: now)
       out.append(
         .hook(HookCall(event: .snooze, alarmID: alarm.id, label: alarm.label, firing: s.firing)))
-      out.append(.log(.notice, "'\(alarm.id)' snoozed for \(describe(length)) (\(s.snoozeCount))"))
+      out.append(
+        .log(.notice, "'\(alarm.id)' snoozed for \(DurationText.spoken(length)) (\(s.snoozeCount))")
+      )
       return CommandResult(actions: [], until: until)
     }
   }

@@ -2,7 +2,7 @@
 /// the clock; every input carries `now`. It owns the alarms, the firing
 /// source and the persistent `ServiceState`, and answers with actions.
 ///
-/// Semantics (PRODUCT.md):
+/// Semantics (as docs/config.md states them for users):
 /// - ring (looped, fading in) -> snooze (silent for the alarm's snooze length)
 ///   -> ring ... -> stop, or auto-silence: each ring period, the first and each
 ///   one after a snooze, lasts up to `ringFor` from its start. A session's first
@@ -131,7 +131,9 @@ public struct AlarmEngine: Sendable {
   /// ring when their time comes again; the session's deadlines are kept no
   /// further away than a fresh period or snooze would be.
   mutating func clockWentBack(from last: Instant, to now: Instant, _ out: inout [EngineAction]) {
-    out.append(.log(.warning, "clock went back by \(describe(last - now)); rung alarms stay rung"))
+    out.append(
+      .log(.warning, "clock went back by \(DurationText.spoken(last - now)); rung alarms stay rung")
+    )
     state.lastChecked = now
     guard var s = state.session, let alarm = alarms[s.alarmID] else { return }
     if let until = s.snoozeUntil, let len = alarm.snooze, until - now > len {
@@ -196,7 +198,7 @@ public struct AlarmEngine: Sendable {
     soundPlaying = true
     record(.rung, alarm.id, firing: firing, at: now)
     out.append(.hook(HookCall(event: .ring, alarmID: alarm.id, label: alarm.label, firing: firing)))
-    out.append(.log(.notice, "ringing '\(alarm.id)' for \(describe(remaining))"))
+    out.append(.log(.notice, "ringing '\(alarm.id)' for \(DurationText.spoken(remaining))"))
   }
 
   /// Ends the session, recording why. `.replaced` runs no stop hook: the
@@ -229,13 +231,4 @@ public struct AlarmEngine: Sendable {
         kind: kind, alarmID: alarmID, label: alarms[alarmID]?.label, firing: firing, at: at,
         more: more))
   }
-}
-
-/// `9 min`, `1 h 5 min`, `42 s` for log lines.
-func describe(_ d: Duration) -> String {
-  let s = d.components.seconds
-  if s < 60 { return "\(s) s" }
-  if s < 3600 { return s % 60 == 0 ? "\(s / 60) min" : "\(s / 60) min \(s % 60) s" }
-  if s < 172_800 { return "\(s / 3600) h \(s % 3600 / 60) min" }
-  return "\(s / 86_400) days"
 }

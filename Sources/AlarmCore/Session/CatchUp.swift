@@ -37,7 +37,7 @@ extension AlarmEngine {
       out.append(
         .log(
           .warning,
-          "clock moved \(describe(now - lower)) ahead; only the last \(describe(options.maxScan)) "
+          "clock moved \(DurationText.spoken(now - lower)) ahead; only the last \(DurationText.spoken(options.maxScan)) "
             + "are examined for missed alarms"))
       lower = min(now - options.maxScan, now - maxRing)
     }
@@ -149,12 +149,14 @@ extension AlarmEngine {
       soundPlaying = true
       out.append(
         .hook(HookCall(event: .ring, alarmID: alarm.id, label: alarm.label, firing: s.firing)))
-      out.append(.log(.notice, "snooze over: '\(alarm.id)' rings again for \(describe(end - t))"))
+      out.append(
+        .log(.notice, "snooze over: '\(alarm.id)' rings again for \(DurationText.spoken(end - t))"))
       return
     }
     let end = s.periodStart + alarm.ringFor
     if t >= end {
-      out.append(.log(.notice, "'\(alarm.id)' silenced after ringing \(describe(alarm.ringFor))"))
+      out.append(
+        .log(.notice, "'\(alarm.id)' silenced after ringing \(DurationText.spoken(alarm.ringFor))"))
       endSession(.silenced, at: end, &out)
       return
     }
@@ -162,7 +164,8 @@ extension AlarmEngine {
       // A restart in the middle of a ring: resume for what is left of it.
       out.append(.startSound(alarm, remaining: end - t, resumed: true))
       soundPlaying = true
-      out.append(.log(.notice, "resuming the ring of '\(alarm.id)' for \(describe(end - t))"))
+      out.append(
+        .log(.notice, "resuming the ring of '\(alarm.id)' for \(DurationText.spoken(end - t))"))
     }
   }
 

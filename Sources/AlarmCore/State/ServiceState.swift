@@ -62,11 +62,6 @@ public struct ServiceState: Hashable, Sendable, Codable {
     if let s = session, s.alarmID == alarmID, s.firing == firing { return true }
     return history.contains { $0.kind == .rung && $0.alarmID == alarmID && $0.firing == firing }
   }
-
-  /// Whether this occurrence has been recorded as missed already.
-  public func wasMissed(_ alarmID: String, at firing: Instant) -> Bool {
-    history.contains { $0.kind == .missed && $0.alarmID == alarmID && $0.firing == firing }
-  }
 }
 
 /// One ring session: an alarm ringing, or snoozed between rings.

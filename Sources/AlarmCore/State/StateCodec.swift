@@ -149,7 +149,8 @@ public enum StateCodec {
       }
       state.history.append(
         HistoryEntry(
-          kind: kind, alarmID: try alarmID(h, "alarm"), label: try h.optionalString("label"),
+          kind: kind, alarmID: try alarmID(h, "alarm"),
+          label: try h.optionalString("label", maxLength: Alarm.maxLabelBytes),
           firing: Instant(seconds: try h.int("firing", in: instantRange)),
           at: Instant(seconds: try h.int("at", in: instantRange)),
           more: Int(try h.optionalInt("more", in: 0...Int64(Int32.max)) ?? 0)))

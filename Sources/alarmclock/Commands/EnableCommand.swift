@@ -21,28 +21,8 @@ struct EnableCommand: Command {
   func run() -> Int32 { switchAlarm(.enable(id: id), id: id, configPath: configPath, on: true) }
 }
 
-/// `alarmclock disable ID`: switches an alarm off, keeping it in the file.
-struct DisableCommand: Command {
-  static let name = "disable"
-  static let summary = "switch an alarm off in the config file"
-  static let help = """
-    usage: alarmclock disable ID [--config PATH]
-
-    Switches the alarm off without deleting it: writes enabled = false into its
-    block (or changes the enabled line it has).
-    """
-  var configPath: String?
-  var id: String
-
-  init(arguments: inout Arguments) throws(UsageError) {
-    configPath = try arguments.option("--config")
-    id = try arguments.positional("ID")
-  }
-
-  func run() -> Int32 { switchAlarm(.disable(id: id), id: id, configPath: configPath, on: false) }
-}
-
-private func switchAlarm(_ edit: ConfigEdit, id: String, configPath: String?, on: Bool) -> Int32 {
+/// Enables or disables alarm `id` in the config and says what changed.
+func switchAlarm(_ edit: ConfigEdit, id: String, configPath: String?, on: Bool) -> Int32 {
   let editing = ConfigEditing(configOption: configPath)
   return editing.run(edit) { result, zone in
     let state = on ? "enabled" : "disabled"

@@ -40,8 +40,6 @@ struct PlayCommand: Command {
   var loop: Bool
   var mixer: String?
   var soundDirs: [String]
-  var benchStops: Int?
-  var exhaust: DescriptorExhaustion?
 
   init(arguments: inout Arguments) throws(UsageError) {
     devices = try arguments.options("--device")
@@ -58,16 +56,6 @@ struct PlayCommand: Command {
     seconds = try arguments.intOption("--seconds", in: 1...86_400)
     loop = arguments.flag("--loop")
     mixer = try arguments.option("--mixer")
-    // Hidden: `--bench-stop N` measures stop latency for bench/stop-latency.
-    benchStops = try arguments.intOption("--bench-stop", in: 1...10_000)
-    // Hidden: `--exhaust-fds before|after` uses up every descriptor before or after the
-    // ringer starts, for the tests that show running out cannot silence a ring.
-    if let text = try arguments.option("--exhaust-fds") {
-      guard let when = DescriptorExhaustion(rawValue: text) else {
-        throw UsageError("--exhaust-fds wants before or after, not '\(text)'")
-      }
-      exhaust = when
-    }
     sound = try arguments.positional("SOUND")
   }
 
@@ -96,8 +84,6 @@ struct PlayCommand: Command {
       return ExitCode.failure
     }
     let verbose = getenv("ALARMCLOCK_AUDIO_DEBUG") != nil
-    var held = exhaust == .before ? exhaustDescriptors() : []
-    defer { held.removeAll() }
     let ringer: Ringer
     do {
       ringer = try Ringer(
@@ -110,8 +96,6 @@ struct PlayCommand: Command {
       printError("alarmclock play: cannot start the ringer: \(error)")
       return ExitCode.failure
     }
-    if exhaust == .after { held = exhaustDescriptors() }
-    if let n = benchStops { return benchStop(ringer, request, player, count: n) }
     installInterrupt(player)
     ringer.start(request)
     while true {
@@ -130,48 +114,13 @@ struct PlayCommand: Command {
       }
     }
   }
-
-  /// Starts and stops `count` rings, timing each `stop()` (request to PCM dropped).
-  private func benchStop(_ ringer: Ringer, _ request: RingRequest, _ player: Player, count: Int)
-    -> Int32
-  {
-    var looping = request
-    looping.loop = true
-    looping.maxDuration = nil
-    var micros: [Double] = []
-    for i in 0..<count {
-      ringer.start(looping)
-      while true {
-        let r = player.wait()
-        if r == .noDevice {
-          ringer.stop()
-          printError("alarmclock play: no audio device could be opened")
-          return ExitCode.failure
-        }
-        if player.takeFirstFrame() { break }
-      }
-      var ts = timespec(tv_sec: 0, tv_nsec: 100_000_000 + (i % 5) * 37_000_000)
-      nanosleep(&ts, nil)
-      let before = Clock.monotonic.now()
-      ringer.stop()
-      micros.append(Clock.monotonic.since(before).secondsDouble * 1e6)
-      while player.wait() != .ended {}
-    }
-    micros.sort()
-    func pct(_ p: Double) -> Double { micros[min(micros.count - 1, Int(Double(micros.count) * p))] }
-    printOut("stops: \(micros.count)")
-    printOut("p50_us: \(Int(pct(0.50)))")
-    printOut("p99_us: \(Int(pct(0.99)))")
-    printOut("max_us: \(Int(micros.last ?? 0))")
-    return ExitCode.ok
-  }
 }
 
 /// What the main thread waits for: ring events turned into wake-ups through a pipe.
 private final class Player: Sendable {
   enum Wake: Equatable { case progress, ended, noDevice, interrupted }
   private let pipe: (read: FileDescriptor, write: FileDescriptor)
-  private let state = Mutex<(queue: [Wake], firstFrame: Bool, played: Bool)>(([], false, false))
+  private let state = Mutex<(queue: [Wake], played: Bool)>(([], false))
 
   init() throws(SystemError) { pipe = try FileDescriptor.pipe() }
 
@@ -187,10 +136,7 @@ private final class Player: Sendable {
     case .deviceReopened(let device):
       printError("alarmclock play: reopened '\(device)'; the sound goes on")
     case .firstFrame:
-      state.withLock {
-        $0.firstFrame = true
-        $0.played = true
-      }
+      state.withLock { $0.played = true }
     case .noDevice:
       // Before any sound: give up (exit 1). Mid-ring (a speaker unplugged): the ringer
       // keeps retrying, as it would for an alarm.
@@ -199,13 +145,6 @@ private final class Player: Sendable {
     default: break
     }
     push(.progress)
-  }
-
-  func takeFirstFrame() -> Bool {
-    state.withLock { s in
-      defer { s.firstFrame = false }
-      return s.firstFrame
-    }
   }
 
   private func push(_ w: Wake) {

@@ -70,7 +70,8 @@ extension Service {
     case .firstFrame(let device, let realtime):
       if let firing = awaitingFirstFrame {
         let late = realtime - .seconds(firing.seconds)
-        log.info("first frame on \(device) \(milliseconds(late)) after the scheduled time")
+        log.info(
+          "first frame on \(device) \(DurationText.milliseconds(late)) after the scheduled time")
       }
       awaitingFirstFrame = nil
       audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
@@ -106,7 +107,7 @@ extension Service {
     } catch {
       if !saveFailing {
         log.error(
-          "cannot write the state file: \(error); retrying every \(Service.saveRetry.components.seconds) s"
+          "cannot write the state file: \(error); retrying every \(DurationText.spoken(Service.saveRetry))"
         )
       }
       saveFailing = true
@@ -118,11 +119,4 @@ extension Service {
     let text = AlarmText(DisplayLocale(environment: environment))
     hooks.run(call, hooks: config.hooks, zone: zone, defaultLabel: text.defaultLabel)
   }
-}
-
-/// `1.23 ms`.
-func milliseconds(_ d: Duration) -> String {
-  let (s, atto) = d.components
-  let ms = Double(s) * 1000 + Double(atto) / 1e15
-  return "\((ms * 100).rounded() / 100) ms"
 }

@@ -57,7 +57,8 @@ extension Service {
         log.info("\(source): \(kind) press: \(request.command) refused: \(e.message)")
       } else {
         log.info(
-          "\(source): \(kind) press: \(request.command), \(milliseconds(late)) after the event")
+          "\(source): \(kind) press: \(request.command), \(DurationText.milliseconds(late)) after the event"
+        )
       }
     }
   }

@@ -24,6 +24,10 @@ enum CLI {
     return repo.appendingPathComponent(".build/debug/alarmclock").path
   }()
 
+  /// `alarmclock-bench` (measurements and fault injection), built beside `alarmclock`.
+  static let bench: String = URL(fileURLWithPath: binary).deletingLastPathComponent()
+    .appendingPathComponent("alarmclock-bench").path
+
   /// The repository root (for examples/, sounds/).
   static let repo: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -81,7 +81,8 @@ public enum AlarmValueText {
   /// `HH:MM` or `HH:MM:SS`.
   public static func time(_ text: String) -> Result<AlarmValue, AlarmValueError> {
     guard let t = AlarmDecoder.parseTime(text) else {
-      return .failure(AlarmValueError("a time like 06:45 or 06:45:30, not '\(text)'"))
+      return .failure(
+        AlarmValueError("a time like 06:45 or 06:45:30, not \(quoted(text))"))
     }
     return .success(.time(t))
   }
@@ -98,7 +99,7 @@ public enum AlarmValueText {
     var days: [Weekday] = []
     for word in words {
       guard let day = Weekday(key: word.lowercased()) else {
-        var message = "\(expectation), not '\(word)'"
+        var message = "\(expectation), not \(quoted(word))"
         let names = ["daily", "weekdays", "weekends", "never"] + Weekday.allCases.map(\.key)
         if let guess = Suggestion.closest(to: word, in: names) {
           message += "; did you mean '\(guess)'?"
@@ -114,7 +115,8 @@ public enum AlarmValueText {
   /// `YYYY-MM-DD`, a day that exists.
   public static func date(_ text: String) -> Result<LocalDate, AlarmValueError> {
     guard let d = LocalDate(iso: text) else {
-      return .failure(AlarmValueError("a date like 2027-03-28 that exists, not '\(text)'"))
+      return .failure(
+        AlarmValueError("a date like 2027-03-28 that exists, not \(quoted(text))"))
     }
     return .success(d)
   }
@@ -122,7 +124,8 @@ public enum AlarmValueText {
   /// A whole number from 0 to 100.
   public static func volume(_ text: String) -> Result<AlarmValue, AlarmValueError> {
     guard let n = Int(text), (0...100).contains(n) else {
-      return .failure(AlarmValueError("a whole number from 0 to 100, not '\(text)'"))
+      return .failure(
+        AlarmValueError("a whole number from 0 to 100, not \(quoted(text))"))
     }
     return .success(.integer(n))
   }
@@ -141,13 +144,15 @@ public enum AlarmValueText {
     let span =
       "\(DurationText.format(range.lowerBound)) to \(DurationText.format(range.upperBound))"
     guard let d = DurationText.parse(text) else {
-      return .failure(AlarmValueError("a duration like 30s, 9m or 1h30m (\(span)), not '\(text)'"))
+      return .failure(
+        AlarmValueError(
+          "a duration like 30s, 9m or 1h30m (\(span)), not \(quoted(text))"))
     }
     guard range.contains(d) else {
-      return .failure(AlarmValueError("a duration from \(span), not '\(text)'"))
+      return .failure(AlarmValueError("a duration from \(span), not \(quoted(text))"))
     }
     if key != .ramp, d != .seconds(d.components.seconds) {
-      return .failure(AlarmValueError("whole seconds, not '\(text)'"))
+      return .failure(AlarmValueError("whole seconds, not \(quoted(text))"))
     }
     return .success(.string(text))
   }
@@ -158,15 +163,18 @@ public enum AlarmValueText {
       return .failure(
         AlarmValueError(
           "lower-case letters, digits, '-' and '_', starting with a letter or digit "
-            + "(at most \(AlarmID.maxLength) characters), not '\(text)'"))
+            + "(at most \(AlarmID.maxLength) characters), not \(quoted(text))"))
     }
     return .success(.string(text))
   }
 
-  /// A one-line label.
+  /// A label the config accepts (`AlarmDecoder.labelProblem`).
   public static func label(_ text: String) -> Result<AlarmValue, AlarmValueError> {
-    guard !AlarmDecoder.containsNewline(text) else {
-      return .failure(AlarmValueError("one line of text"))
+    if let problem = AlarmDecoder.labelProblem(text) {
+      return .failure(
+        AlarmValueError(
+          "one line of at most \(Alarm.maxLabelCharacters) characters without control "
+            + "characters or bidi controls; this label \(problem)"))
     }
     return .success(.string(text))
   }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// deploy/alarmclock.bash against the built binary: every command `--help` lists is
+/// completed, with exactly the options its own `--help` names, and no option is offered
+/// where an option's value is due. Run through bash, as a shell would.
+@Suite struct CompletionTests {
+  static let script = CLI.repo.appendingPathComponent("deploy/alarmclock.bash").path
+
+  /// The commands `alarmclock --help` lists.
+  static func commands() throws -> [String] {
+    let help = try CLI.run(["--help"]).stdout
+    guard let start = help.range(of: "commands:\n") else { return [] }
+    return help[start.upperBound...].split(separator: "\n").prefix { $0.hasPrefix("  ") }
+      .compactMap { $0.split(separator: " ").first.map(String.init) }
+  }
+
+  /// The `--options` a command's help names, and those written with a value (`--x NAME`).
+  static func options(of command: String) throws -> (all: Set<String>, withValue: Set<String>) {
+    let help = try CLI.run([command, "--help"]).stdout
+    let all = Set(help.matches(of: /--[a-z][a-z0-9-]*/).map { String($0.output) })
+    let withValue = Set(
+      help.matches(of: /(--[a-z][a-z0-9-]*) [A-Z][A-Z]*\b/).map { String($0.output.1) })
+    return (all, withValue)
+  }
+
+  /// What the completion offers for the last of `words` (after `alarmclock`).
+  static func complete(_ words: [String]) throws -> [String] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments =
+      [
+        "-c",
+        #"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _alarmclock; "#
+          + #"printf '%s\n' "${COMPREPLY[@]}""#, "_", script, "alarmclock",
+      ] + words
+    let out = Pipe()
+    process.standardOutput = out
+    process.currentDirectoryURL = FileManager.default.temporaryDirectory
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  @Test func everyCommandIsCompleted() throws {
+    let commands = try Self.commands()
+    #expect(commands.count > 10)
+    let offered = Set(try Self.complete([""]))
+    #expect(offered == Set(commands + ["help", "--help"]))
+  }
+
+  @Test func eachCommandOffersExactlyTheOptionsOfItsHelp() throws {
+    for command in try Self.commands() {
+      let (all, _) = try Self.options(of: command)
+      let offered = Set(try Self.complete([command, "--"]))
+      #expect(offered == all.union(["--help"]), "alarmclock \(command)")
+    }
+  }
+
+  @Test func valuesOfLevelsAndDirectories() throws {
+    #expect(try Self.complete(["run", "--log-level", "n"]) == ["notice"])
+    #expect(try Self.complete(["play", "--sound-dir", "/e"]) == ["/etc"])
+  }
+
+  @Test func noOptionIsOfferedWhereAValueIsDue() throws {
+    for command in try Self.commands() {
+      for option in try Self.options(of: command).withValue {
+        // A value may start with '-' ("-5"); it must not be completed as an option.
+        let offered = try Self.complete([command, option, "-"])
+        #expect(
+          !offered.contains { $0.hasPrefix("--") },
+          "alarmclock \(command) \(option) offers \(offered)")
+      }
+    }
+  }
+}
