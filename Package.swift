@@ -7,7 +7,8 @@
 //   CALSA/CSndFile system libraries (pkg-config + apt)
 //   CShim          C shim for kernel macros and structs Swift cannot import
 //   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
-//   alarmclock     the executable: CLI commands and service wiring
+//   AlarmService   the service wiring: one object owning the loop, engine, ringer, inputs
+//   alarmclock     the executable: CLI commands; `run` starts AlarmService
 import PackageDescription
 
 let package = Package(
@@ -31,15 +32,21 @@ let package = Package(
     .target(
       name: "AlarmPlatform",
       dependencies: ["AlarmCore", "CALSA", "CSndFile", "CShim"]),
+    .target(
+      name: "AlarmService",
+      dependencies: ["AlarmCore", "AlarmPlatform"]),
     .executableTarget(
       name: "alarmclock",
-      dependencies: ["AlarmCore", "AlarmPlatform", "TOML"]),
+      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService", "TOML"]),
     .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
     .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML"]),
     .target(name: "AudioTestSupport", path: "Tests/AudioTestSupport"),
     .testTarget(
       name: "AlarmPlatformTests",
       dependencies: ["AlarmPlatform", "AlarmCore", "CShim", "AudioTestSupport"]),
+    .testTarget(
+      name: "AlarmServiceTests",
+      dependencies: ["AlarmService", "AlarmPlatform", "AlarmCore", "CShim"]),
     .testTarget(
       name: "alarmclockTests",
       dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),

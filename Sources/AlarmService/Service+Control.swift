@@ -5,22 +5,62 @@ import AlarmPlatform
   import Glibc
 #endif
 
-/// The control socket's requests, the terminal's keys and `status`.
+/// Where a control request came from; its reply goes back the same way.
+enum RequestOrigin {
+  /// A client of the control socket: answered on its connection.
+  case socket(ControlResponder)
+  /// A key on the terminal: a refusal is shown on the status line.
+  case terminal
+  /// A button or input-device press (from `source`): logged, with its latency.
+  case press(InputPress, source: String)
+}
+
+/// The control path: socket requests, terminal keys and presses all become a
+/// `ControlRequest` handled by `dispatch(_:from:)`.
 extension Service {
-  /// One request line in, one reply line out (docs/protocol.md), both as bytes: invalid
-  /// UTF-8 reaches the decoder as it came and is answered `bad-json`.
-  func handleRequest(_ line: ArraySlice<UInt8>) -> [UInt8] {
-    let reply: ControlReply
+  /// One request line from the socket (raw bytes: invalid UTF-8 reaches the decoder as it
+  /// came and is answered `bad-json`).
+  func socketRequest(_ line: ArraySlice<UInt8>, _ responder: ControlResponder) {
     do throws(ControlError) {
-      reply = answer(try ControlRequest(line: line))
+      dispatch(try ControlRequest(line: line), from: .socket(responder))
     } catch {
-      reply = .failure(error)
+      responder.reply(Array(ControlReply.failure(error).encodedLine().dropLast()))
     }
-    return reply.encodedLine().dropLast()
   }
 
+  /// The one dispatcher: performs `request` and answers its origin. A socket reply to a
+  /// request that changed the state waits until the state file has it (the write is
+  /// coalesced, `StateSaver`); presses and keys never wait for the disk.
+  func dispatch(_ request: ControlRequest, from origin: RequestOrigin) {
+    let reply = answer(request)
+    switch origin {
+    case .socket(let responder):
+      let bytes = Array(reply.encodedLine().dropLast())
+      if request == .status {
+        responder.reply(bytes)
+      } else {
+        saver.whenSaved { responder.reply(bytes) }
+      }
+    case .terminal:
+      if case .failure(let e) = reply { terminal?.show("\(e.message)") }
+    case .press(let press, let source):
+      // From the event's kernel timestamp (the threshold, for a long press) to the PCM
+      // dropped: `answer` returns after the ringer's stop.
+      let now = PressInputs.monotonicNanoseconds()
+      let late = Duration.nanoseconds(Int64(clamping: now &- min(now, press.timestampNanoseconds)))
+      let kind = press.kind.rawValue
+      if case .failure(let e) = reply {
+        log.info("\(source): \(kind) press: \(request.command) refused: \(e.message)")
+      } else {
+        log.info(
+          "\(source): \(kind) press: \(request.command), \(milliseconds(late)) after the event")
+      }
+    }
+  }
+
+  /// Performs a request at the clock's now and builds its reply.
   func answer(_ request: ControlRequest) -> ControlReply {
-    let now = currentInstant()
+    let now = clock.now()
     switch request {
     case .status:
       perform(engine.advance(to: now))
@@ -50,12 +90,6 @@ extension Service {
     }
   }
 
-  /// A key pressed on the terminal.
-  func terminalKey(_ key: TerminalKeys.Key) {
-    let reply = answer(key == .snooze ? .snooze : .stop)
-    if case .failure(let e) = reply { terminal?.show("\(e.message)") }
-  }
-
   func statusReport(now: Instant) -> StatusReport {
     let zone = self.zone
     let parts = engine.statusParts(now: now, format: { ISO8601Text.format($0, in: zone) })
@@ -64,9 +98,9 @@ extension Service {
       inputs.append(InputStatus(name: "terminal", available: true, detail: terminal.name))
     }
     inputs += self.inputs?.statuses ?? []
-    if saveFailing {
+    if saver.failing {
       inputs.append(
-        InputStatus(name: "state", available: false, detail: "cannot write \(store.path)"))
+        InputStatus(name: "state", available: false, detail: "cannot write \(saver.path)"))
     }
     return StatusReport(
       version: Service.version, config: configs.status,
@@ -92,7 +126,9 @@ extension Service {
 
   func startTerminal() {
     do throws(SystemError) {
-      terminal = try TerminalKeys(loop: loop) { [unowned self] key in self.terminalKey(key) }
+      terminal = try TerminalKeys(loop: loop) { [unowned self] key in
+        self.dispatch(key == .snooze ? .snooze : .stop, from: .terminal)
+      }
     } catch {
       log.warning("terminal keys unavailable: \(error)")
     }

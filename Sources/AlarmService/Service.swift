@@ -7,19 +7,76 @@ import AlarmPlatform
 
 /// Where the service keeps things: flags first, then the config's `[settings]`, then the
 /// system defaults.
-struct ServicePaths {
-  static let defaultStateDir = "/var/lib/alarmclock"
-  static let defaultSocket = "/run/alarmclock/control.sock"
+public struct ServicePaths: Sendable {
+  /// The state directory when neither a flag nor `[settings] state_dir` names one.
+  public static let defaultStateDir = "/var/lib/alarmclock"
+  /// The control socket when neither a flag nor `[settings] socket` names one.
+  public static let defaultSocket = "/run/alarmclock/control.sock"
 
-  var config: String
-  var stateDir: String
-  var socket: String
+  /// The config file.
+  public var config: String
+  /// The directory of `state.json` and `last-good.toml`.
+  public var stateDir: String
+  /// The control socket's path.
+  public var socket: String
 
-  init(config: String, stateFlag: String?, socketFlag: String?, settings: Settings?) {
+  /// Resolves the paths: a flag wins over the config's `settings`, which wins over the
+  /// defaults.
+  public init(config: String, stateFlag: String?, socketFlag: String?, settings: Settings?) {
     self.config = config
     stateDir = stateFlag ?? settings?.stateDir ?? ServicePaths.defaultStateDir
     socket = socketFlag ?? settings?.socket ?? ServicePaths.defaultSocket
   }
+}
+
+/// What `alarmclock run` asks of the service.
+public struct ServiceOptions: Sendable {
+  /// The config file (`ConfigFile.path` resolves the flag and `$ALARMCLOCK_CONFIG`).
+  public var configPath: String
+  /// `--state-dir`, if given.
+  public var stateDir: String?
+  /// `--socket`, if given.
+  public var socket: String?
+  /// The process environment (`TZ`, `NOTIFY_SOCKET`, `WATCHDOG_USEC`, locale, ...).
+  public var environment: [String: String]
+  /// Read snooze and stop keys from stdin (a terminal).
+  public var terminal: Bool
+  /// Where GPIO chips are looked for (tests point it elsewhere).
+  public var devDirectory = "/dev"
+  /// Where evdev devices are looked for.
+  public var inputDirectory = "/dev/input"
+  /// The shortest time between two state-file writes (`StateSaver`).
+  public var stateWriteInterval: Duration = .milliseconds(250)
+  /// How long a failed state-file write waits before it is tried again.
+  public var stateRetryInterval: Duration = .seconds(30)
+
+  public init(
+    configPath: String, stateDir: String? = nil, socket: String? = nil,
+    environment: [String: String], terminal: Bool = false
+  ) {
+    self.configPath = configPath
+    self.stateDir = stateDir
+    self.socket = socket
+    self.environment = environment
+    self.terminal = terminal
+  }
+}
+
+/// The one place the service reads the wall clock; tests inject their own.
+public struct ServiceClock: Sendable {
+  /// The current instant.
+  public var now: @Sendable () -> Instant
+
+  public init(now: @escaping @Sendable () -> Instant) { self.now = now }
+
+  /// CLOCK_REALTIME.
+  public static let system = ServiceClock(now: { currentInstant() })
+}
+
+/// Why the service could not start, in one line naming the path or the call at fault.
+public struct ServiceStartError: Error, CustomStringConvertible, Sendable {
+  public var description: String
+  init(_ description: String) { self.description = description }
 }
 
 /// Lets closures made before `self` exists reach it later, without a retain cycle.
@@ -29,31 +86,32 @@ final class WeakRelay<Target: AnyObject> {
 
 /// The service, `alarmclock run`: one thread sleeping in epoll until the next event.
 ///
-/// Event sources: a CLOCK_REALTIME timerfd armed at the engine's next wake-up (absolute,
+/// Event sources: a CLOCK_REALTIME timerfd armed at the `WakePlan`'s deadline (absolute,
 /// cancel-on-set, so a clock change wakes it and everything is recomputed), inotify on the
 /// config's directory, a signalfd (SIGTERM, SIGINT, SIGHUP), the control socket, the
-/// ringer's events (a mailbox from the playback thread), the terminal when stdin is one,
-/// and the systemd watchdog timer when WATCHDOG_USEC asks for it. Nothing else wakes it.
-final class Service {
-  static let version = "0.1.0"
-  /// How long before a firing the sound and the device are opened.
-  static let prepareLead: Duration = .seconds(2)
-  /// How long a failed state write waits before it is tried again.
-  static let saveRetry: Duration = .seconds(30)
-  /// With nothing scheduled the alarm timer is still armed this far ahead, so that
-  /// cancel-on-set keeps reporting clock changes.
-  static let idleHorizon: Duration = .seconds(366 * 86_400)
+/// ringer's events (a mailbox from the playback thread), the buttons and input devices,
+/// the state saver's timer, the terminal when stdin is one, and the systemd watchdog timer
+/// when WATCHDOG_USEC asks for it. Nothing else wakes it.
+///
+/// `run()` is the whole life of `alarmclock run`; tests instead call `start()`, turn the
+/// loop with `runOnce(timeout:)` and end with `shutDown()`, the clock injected.
+public final class Service {
+  /// The version `status` reports.
+  public static let version = "0.1.0"
 
-  let paths: ServicePaths
+  /// The paths in use.
+  public let paths: ServicePaths
   let environment: [String: String]
+  let options: ServiceOptions
   let log: Logger
-  let loop: EventLoop
+  let clock: ServiceClock
+  /// The loop every source is registered on; owned by the thread that calls `run`.
+  public let loop: EventLoop
   let configs: ConfigKeeper
   var engine: AlarmEngine
-  var store: StateStore
+  let saver: StateSaver
   var ringer: Ringer
   let alarmTimer: TimerFd
-  let retryTimer: TimerFd
   let signals: SignalFd
   var watch: FileWatch?
   /// /etc/localtime, watched when the zone is the system's.
@@ -62,37 +120,80 @@ final class Service {
   var notify: SdNotify?
   var watchdog: TimerFd?
   var terminal: TerminalKeys?
-  /// The GPIO buttons and evdev inputs (ServiceInputs.swift); nil when none are configured.
-  var inputs: ServiceInputs?
+  /// The GPIO buttons and evdev inputs; nil when none are configured.
+  var inputs: PressInputs?
   let hooks: HookRunner
   /// The firing the ringer was prepared for, so it is prepared once.
   var prepared: Firing?
-  /// Set while the state on disk is behind the engine's (a write failed).
-  var saveFailing = false
   /// The last thing the audio side reported, for `status`.
   var audioStatus = InputStatus(name: "audio", available: true, detail: "idle")
   /// The firing whose first frame is awaited, to log how late it came.
   var awaitingFirstFrame: Instant?
-  /// Whether the realtime timer's deadline is a prepare point (else an engine wake-up).
-  var armedForPrepare = false
+  /// The realtime timer's plan: its deadline and whether that is a prepare point.
+  public private(set) var wakePlan: WakePlan?
+  /// Called with each ringer event after the service has handled it (tests watch rings).
+  public var ringerEvents: ((RingerEvent) -> Void)?
+  private var stopped = false
 
-  init(paths: ServicePaths, configs: ConfigKeeper, environment: [String: String], log: Logger)
-    throws(SystemError)
+  /// Resolves the paths, refuses unsafe ones, creates the state directory, reads the
+  /// config (falling back to the last good copy) and the state, and opens the loop, the
+  /// timers and the ringer. Nothing is served before `start()`.
+  public init(options: ServiceOptions, log: Logger, clock: ServiceClock = .system)
+    throws(ServiceStartError)
   {
+    let env = options.environment
+    let now = clock.now()
+    // The state directory and socket may be set in the config itself.
+    var settings: Settings? = nil
+    if case .success(let loaded) = ConfigFile.load(options.configPath, environment: env, now: now) {
+      settings = loaded.config?.settings
+    }
+    let paths = ServicePaths(
+      config: options.configPath, stateFlag: options.stateDir, socketFlag: options.socket,
+      settings: settings)
+    do throws(UnsafePathError) {
+      try PathSafety.checkDirectory(paths.stateDir, role: "the state directory")
+      try PathSafety.checkDirectory(
+        FileSystem.directoryName(paths.socket), role: "the control socket's directory")
+    } catch {
+      throw ServiceStartError(error.description)
+    }
+    // Made first: the last good config is copied there as soon as it is read.
+    do throws(SystemError) {
+      try FileSystem.createDirectory(paths.stateDir, mode: 0o750, intermediates: true)
+    } catch {
+      log.error("state directory: \(error); state will not survive a restart until fixed")
+    }
+    let configs = ConfigKeeper(
+      path: paths.config, stateDir: paths.stateDir, environment: env, now: now,
+      log: { log.log($0, $1) })
+    log.info(
+      "alarmclock \(Service.version): config \(paths.config), state \(paths.stateDir), "
+        + "socket \(paths.socket)")
     self.paths = paths
-    self.environment = environment
+    self.options = options
+    self.environment = env
     self.log = log
+    self.clock = clock
     self.configs = configs
-    // Blocked before the ringer starts its thread, which inherits the mask: the signals
-    // must reach only the signalfd, never kill the process from another thread.
-    // An ignored signal never reaches a signalfd, and `nohup` or a parent may have set
-    // SIG_IGN: restore the defaults, harmless while the signals are blocked.
-    for sig in [SIGTERM, SIGINT, SIGHUP] { signal(sig, SIG_DFL) }
-    try SignalFd.block([SIGTERM, SIGINT, SIGHUP])
-    SignalFd.ignore(SIGPIPE)
-    loop = try EventLoop()
-    store = StateStore(directory: paths.stateDir)
-    let state = store.load(log: { log.log($0, $1) })
+    do throws(SystemError) {
+      // Blocked before the ringer starts its thread, which inherits the mask: the signals
+      // must reach only the signalfd, never kill the process from another thread.
+      // An ignored signal never reaches a signalfd, and `nohup` or a parent may have set
+      // SIG_IGN: restore the defaults, harmless while the signals are blocked.
+      for sig in [SIGTERM, SIGINT, SIGHUP] { signal(sig, SIG_DFL) }
+      try SignalFd.block([SIGTERM, SIGINT, SIGHUP])
+      SignalFd.ignore(SIGPIPE)
+      loop = try EventLoop()
+      saver = try StateSaver(
+        directory: paths.stateDir, loop: loop, log: log,
+        minInterval: options.stateWriteInterval, retryInterval: options.stateRetryInterval)
+      alarmTimer = try TimerFd(clock: .realtime)
+      signals = try SignalFd(signals: [SIGTERM, SIGINT, SIGHUP])
+    } catch {
+      throw ServiceStartError("cannot start: \(error)")
+    }
+    let state = saver.load()
     let current = configs.current
     engine = AlarmEngine(
       alarms: current.config.alarms,
@@ -107,11 +208,8 @@ final class Service {
       log: { level, text in log.log(level, text) },
       events: { mailbox.send($0) })
     hooks = HookRunner(
-      loop: loop, environment: Environment(environment),
+      loop: loop, environment: Environment(env),
       log: { level, text in log.log(level, text) })
-    alarmTimer = try TimerFd(clock: .realtime)
-    retryTimer = try TimerFd(clock: .monotonic)
-    signals = try SignalFd(signals: [SIGTERM, SIGINT, SIGHUP])
     relay.target = self
   }
 
@@ -131,53 +229,63 @@ final class Service {
 
   // MARK: Start and stop
 
-  /// Sets every source up, catches up with the clock, says READY=1 and runs until a
-  /// SIGTERM or SIGINT. Returns the exit code.
-  func run(terminal useTerminal: Bool) -> Int32 {
+  /// The whole of `alarmclock run`: `start()`, the loop until SIGTERM or SIGINT, then
+  /// `shutDown()`. Returns the exit code.
+  public func run() -> Int32 {
     do throws(SystemError) {
-      try loop.register(signals.descriptor, interest: .readable) { [unowned self] _ in
-        self.signalsReady()
-      }
-      try loop.register(alarmTimer.descriptor, interest: .readable) { [unowned self] _ in
-        self.alarmTimerFired()
-      }
-      try loop.register(retryTimer.descriptor, interest: .readable) { [unowned self] _ in
-        _ = try? self.retryTimer.read()
-        self.saveState()
-      }
-      startWatching()
-      startWatchingSystemZone()
-      try startServer()
-      if useTerminal { startTerminal() }
-      startWatchdog()
-      startInputs()
+      try start()
     } catch {
       log.error("cannot start: \(error)")
-      return ExitCode.failure
+      return EXIT_FAILURE
     }
-    let now = currentInstant()
+    defer { shutDown() }
+    do throws(SystemError) {
+      try loop.run()
+    } catch {
+      log.error("event loop failed: \(error)")
+      return EXIT_FAILURE
+    }
+    return EXIT_SUCCESS
+  }
+
+  /// Registers every source, catches up with the clock, arms the timer and says READY=1.
+  public func start() throws(SystemError) {
+    try loop.register(signals.descriptor, interest: .readable) { [unowned self] _ in
+      self.signalsReady()
+    }
+    try loop.register(alarmTimer.descriptor, interest: .readable) { [unowned self] _ in
+      self.alarmTimerFired()
+    }
+    startWatching()
+    startWatchingSystemZone()
+    try startServer()
+    if options.terminal { startTerminal() }
+    startWatchdog()
+    startInputs()
+    let now = clock.now()
     perform(engine.advance(to: now))
     rearm(now: now)
     let ready = readyStatus()
     log.notice(ready)
     notify = try? SdNotify(environment: AlarmPlatform.Environment(environment))
     try? notify?.ready(status: ready)
-    do throws(SystemError) {
-      try loop.run()
-    } catch {
-      log.error("event loop failed: \(error)")
-      shutDown()
-      return ExitCode.failure
-    }
-    shutDown()
-    return ExitCode.ok
   }
 
-  private func shutDown() {
+  /// Waits at most `timeout` for events and handles them (tests turn the loop this way).
+  @discardableResult
+  public func runOnce(timeout: Duration?) throws(SystemError) -> Int {
+    try loop.runOnce(timeout: timeout)
+  }
+
+  /// Stops the sound, releases the inputs, writes the state, stops the hooks and closes
+  /// the socket. Idempotent.
+  public func shutDown() {
+    guard !stopped else { return }
+    stopped = true
     try? notify?.stopping()
     ringer.stop()
     inputs?.close()
-    saveState(force: true)
+    saver.flush(engine.state)
     hooks.stopAll(grace: .seconds(1))
     terminal?.restore()
     server?.close()
@@ -211,7 +319,7 @@ final class Service {
     server = try ControlServer(
       listener: listener, loop: loop,
       handler: { [unowned self] line, responder in
-        responder.reply(self.handleRequest(line))
+        self.socketRequest(line, responder)
       },
       lineTooLong: ControlReply.lineTooLong.encodedLine().dropLast(),
       tooManyClients: ControlReply.failure(ControlError(.internal, "too many clients; try again"))
@@ -290,7 +398,9 @@ final class Service {
 
   // MARK: Time
 
-  private func alarmTimerFired() {
+  /// The realtime timer expired (or the clock was set). Tests call it at the plan's
+  /// deadline after moving their clock there, instead of waiting.
+  func alarmTimerFired() {
     let expiry: TimerFd.Expiry?
     do throws(SystemError) {
       expiry = try alarmTimer.read()
@@ -298,13 +408,18 @@ final class Service {
       log.error("alarm timer: \(error)")
       expiry = .expired(1)
     }
-    let now = currentInstant()
+    timeReached(expiry)
+  }
+
+  /// Acts on a timer expiry read at the clock's now.
+  func timeReached(_ expiry: TimerFd.Expiry?) {
+    let now = clock.now()
     switch expiry {
     case nil: return
     case .clockChanged?:
       clockWasSet(now: now)
     case .expired?:
-      if armedForPrepare { prepareNextRing(now: now) }
+      if wakePlan?.isPreparePoint == true { prepareNextRing(now: now) }
     }
     perform(engine.advance(to: now))
     rearm(now: now)
@@ -315,8 +430,8 @@ final class Service {
     prepared = nil
   }
 
-  /// Arms the realtime timer at the engine's next wake-up, or a little before the next
-  /// firing so the ringer can open the sound and the device ahead of it.
+  /// Arms the realtime timer at the wake plan's deadline: the engine's next wake-up, or a
+  /// little before the next firing so the ringer can open the sound and the device.
   func rearm(now: Instant) {
     var now = now
     // A clock change between the timer's last read and this arm (say a request was served
@@ -328,7 +443,7 @@ final class Service {
         break
       } catch  where error.errno == ECANCELED {
         log.debug("alarm timer: the clock was set while re-arming")
-        now = currentInstant()
+        now = clock.now()
         clockWasSet(now: now)
         perform(engine.advance(to: now))
       } catch {
@@ -342,25 +457,16 @@ final class Service {
   }
 
   private func arm(now: Instant) throws(SystemError) {
-    let wake = engine.nextWake(now: now)
-    var deadline = wake ?? now + Service.idleHorizon
-    armedForPrepare = false
-    if let f = engine.upcoming(after: now, count: 1).first, prepared != f, !engine.soundPlaying {
-      let at = f.at - Service.prepareLead
-      if at > now && at < deadline {
-        deadline = at
-        armedForPrepare = true
-      } else if at <= now && f.at > now {
-        prepareNextRing(now: now)
-      }
-    }
-    try alarmTimer.arm(at: .seconds(deadline.seconds), cancelOnClockChange: true)
+    let plan = engine.wakePlan(now: now, prepared: prepared)
+    wakePlan = plan
+    if plan.prepareNow != nil { prepareNextRing(now: now) }
+    try alarmTimer.arm(at: .seconds(plan.deadline.seconds), cancelOnClockChange: true)
   }
 
   private func prepareNextRing(now: Instant) {
-    guard !engine.soundPlaying, let f = engine.upcoming(after: now, count: 1).first,
-      let alarm = engine.alarms[f.alarmID], f.at - now <= Service.prepareLead + .seconds(1)
-    else { return }
+    guard let f = engine.firingToPrepare(now: now), let alarm = engine.alarms[f.alarmID] else {
+      return
+    }
     prepared = f
     ringer.prepare(ringRequest(alarm, remaining: alarm.ringFor))
   }
@@ -370,7 +476,7 @@ final class Service {
   /// Reads the config again; a good one replaces the one in force at once.
   @discardableResult
   func reloadConfig(reason: String, force: Bool, reread: Bool = false) -> ConfigKeeper.Outcome {
-    let now = currentInstant()
+    let now = clock.now()
     let before = config.settings
     if let w = watch, !w.isWatching, (try? w.rewatch()) != nil {
       log.notice("watching \(paths.config) for changes again")
@@ -403,7 +509,7 @@ final class Service {
   }
 
   func readyStatus() -> String {
-    let now = currentInstant()
+    let now = clock.now()
     guard let f = engine.upcoming(after: now, count: 1).first else {
       return "ready: no alarm is set"
     }
