@@ -8,7 +8,9 @@ import AlarmPlatform
 /// The config as the offline commands see it: read, decoded, validated, and
 /// its time zone resolved, or the reasons it cannot be used.
 public struct LoadedConfig {
+  /// The file read.
   public var path: String
+  /// The decoder's result: the config or its errors, and the warnings.
   public var result: ConfigResult
   /// Set when the config decoded and its zone loaded.
   public var config: Config?
@@ -19,7 +21,9 @@ public struct LoadedConfig {
 
 /// Why the config file could not be read at all, in one line.
 public struct ConfigFileError: Error, CustomStringConvertible {
+  /// `path: why`.
   public var description: String
+  /// An error saying `description`.
   public init(_ description: String) { self.description = description }
 }
 

@@ -21,6 +21,7 @@ public struct WakePlan: Sendable, Hashable {
   /// Whether the deadline is a prepare point.
   public var isPreparePoint: Bool { prepare != nil }
 
+  /// A plan armed at `deadline`.
   public init(deadline: Instant, prepare: Firing? = nil, prepareNow: Firing? = nil) {
     self.deadline = deadline
     self.prepare = prepare
