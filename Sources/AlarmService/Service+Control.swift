@@ -36,9 +36,11 @@ extension Service {
     switch origin {
     case .socket(let responder):
       let bytes = Array(reply.encodedLine().dropLast())
-      if request == .status {
+      switch request {
+      case .status, .next:
+        // Read-only: at most the catch-up marks moved, which need not wait for the disk.
         responder.reply(bytes)
-      } else {
+      default:
         saver.whenSaved { responder.reply(bytes) }
       }
     case .terminal:

@@ -49,6 +49,11 @@ import Testing
     defer { close(fd) }
     h.fireTimer()
     try #require(h.service.engine.state.session != nil)
+    // Sounding before the press: a stop before the playback thread took the start
+    // reports nothing.
+    try #require(
+      try h.turn { h.ringerSaw { if case .firstFrame = $0 { true } else { false } } },
+      "no first frame:\n\(h.log)")
 
     func press(_ code: UInt16) {
       let t = PressInputs.monotonicNanoseconds()
@@ -59,6 +64,9 @@ import Testing
     try #require(
       try h.turn { h.service.engine.state.session?.isSnoozed == true }, "no snooze:\n\(h.log)")
     #expect(h.service.engine.soundPlaying == false)
+    try #require(
+      try h.turn { h.ringerSaw { if case .stopped = $0 { true } else { false } } },
+      "the ringer did not stop")
     #expect(h.log.contains("short press: snooze"))
     #expect(h.plan.deadline == H.at(7, 0, 3))
 
