@@ -7,8 +7,9 @@
 //   CALSA/CSndFile system libraries (pkg-config + apt)
 //   CShim          C shim for kernel macros and structs Swift cannot import
 //   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
-//   alarmclock     the executable: CLI commands and service wiring
-//   alarmclock-bench  measurements for bench/ (not installed)
+//   AlarmService   the service wiring: one object owning the loop, engine, ringer, inputs
+//   alarmclock     the executable: CLI commands; `run` starts AlarmService
+//   alarmclock-bench  measurements for bench/ and fault injection for tests (not installed)
 import PackageDescription
 
 let package = Package(
@@ -33,10 +34,13 @@ let package = Package(
     .target(
       name: "AlarmPlatform",
       dependencies: ["AlarmCore", "CALSA", "CSndFile", "CShim"]),
+    .target(
+      name: "AlarmService",
+      dependencies: ["AlarmCore", "AlarmPlatform"]),
     .executableTarget(
       name: "alarmclock",
-      dependencies: ["AlarmCore", "AlarmPlatform", "TOML"]),
-    // Measurements for bench/ (stop latency); not part of the product.
+      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService", "TOML"]),
+    // Measurements for bench/ and fault injection for the tests; not part of the product.
     .executableTarget(
       name: "alarmclock-bench",
       dependencies: ["AlarmCore", "AlarmPlatform"]),
@@ -46,6 +50,9 @@ let package = Package(
     .testTarget(
       name: "AlarmPlatformTests",
       dependencies: ["AlarmPlatform", "AlarmCore", "CShim", "AudioTestSupport"]),
+    .testTarget(
+      name: "AlarmServiceTests",
+      dependencies: ["AlarmService", "AlarmPlatform", "AlarmCore", "CShim"]),
     .testTarget(
       name: "alarmclockTests",
       dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),

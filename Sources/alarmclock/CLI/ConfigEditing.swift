@@ -1,5 +1,6 @@
 import AlarmCore
 import AlarmPlatform
+import AlarmService
 
 /// Runs one config edit for the editing commands: reads the file, computes the new text
 /// (pure, in `ConfigEditor`), and writes it atomically only if the file is unchanged.

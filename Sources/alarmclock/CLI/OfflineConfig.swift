@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmService
 
 /// A usable config for the offline commands, or nil after printing why not.
 struct OfflineConfig {

@@ -1,5 +1,6 @@
 import AlarmCore
 import AlarmPlatform
+import AlarmService
 
 /// The client side of the control socket, shared by `status`, `snooze`, `stop`, ...
 enum ServiceClient {

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmService
 
 /// `alarmclock check`: validates the config file.
 struct CheckCommand: Command {

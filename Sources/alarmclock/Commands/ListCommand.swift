@@ -1,5 +1,6 @@
 import AlarmCore
 import AlarmPlatform
+import AlarmService
 
 /// `alarmclock list`: the alarms, sorted by time, with their repeat summaries.
 struct ListCommand: Command {

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmService
 
 /// `alarmclock next`: the upcoming firings, computed from the config alone.
 struct NextCommand: Command {

@@ -1,5 +1,6 @@
 import AlarmCore
 import AlarmPlatform
+import AlarmService
 import Synchronization
 
 #if canImport(Glibc)

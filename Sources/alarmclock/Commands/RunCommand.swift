@@ -1,5 +1,6 @@
 import AlarmCore
 import AlarmPlatform
+import AlarmService
 
 #if canImport(Glibc)
   import Glibc
@@ -45,34 +46,16 @@ struct RunCommand: Command {
   func run() -> Int32 {
     let env = processEnvironment()
     let log = Logger(fd: 2, environment: Environment(env), minimumLevel: level)
-    let path = ConfigFile.path(configPath, environment: env)
-    let now = currentInstant()
-    // The state directory and socket may be set in the config itself.
-    var settings: Settings? = nil
-    if case .success(let loaded) = ConfigFile.load(path, environment: env, now: now) {
-      settings = loaded.config?.settings
-    }
-    let paths = ServicePaths(
-      config: path, stateFlag: stateDir, socketFlag: socket, settings: settings)
-    // Made first: the last good config is copied there as soon as it is read.
-    do throws(SystemError) {
-      try FileSystem.createDirectory(paths.stateDir, mode: 0o750, intermediates: true)
-    } catch {
-      log.error("state directory: \(error); state will not survive a restart until fixed")
-    }
-    let configs = ConfigKeeper(
-      path: path, stateDir: paths.stateDir, environment: env, now: now,
-      log: { log.log($0, $1) })
-    log.info(
-      "alarmclock \(Service.version): config \(path), state \(paths.stateDir), "
-        + "socket \(paths.socket)")
+    let options = ServiceOptions(
+      configPath: ConfigFile.path(configPath, environment: env), stateDir: stateDir,
+      socket: socket, environment: env, terminal: useTerminal && isatty(0) == 1)
     let service: Service
-    do throws(SystemError) {
-      service = try Service(paths: paths, configs: configs, environment: env, log: log)
+    do throws(ServiceStartError) {
+      service = try Service(options: options, log: log)
     } catch {
       log.error("cannot start: \(error)")
       return ExitCode.failure
     }
-    return service.run(terminal: useTerminal && isatty(0) == 1)
+    return service.run()
   }
 }

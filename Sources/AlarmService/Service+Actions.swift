@@ -25,11 +25,11 @@ extension Service {
       }
     }
     // After the sound: a slow disk must not delay the ring.
-    if save { saveState() }
+    if save { saver.save(engine.state) }
   }
 
   private func startSound(_ alarm: Alarm, remaining: Duration, resumed: Bool) {
-    let now = currentInstant()
+    let now = clock.now()
     // The scheduled instant (a firing or a snooze's end), unless this is a late start.
     if let s = engine.state.session, s.periodStart == now, !resumed {
       awaitingFirstFrame = s.periodStart
@@ -66,6 +66,7 @@ extension Service {
 
   /// Ringer events arrive here on the loop thread, through the mailbox.
   func ringerEvent(_ event: RingerEvent) {
+    defer { ringerEvents?(event) }
     switch event {
     case .firstFrame(let device, let realtime):
       if let firing = awaitingFirstFrame {
@@ -94,24 +95,6 @@ extension Service {
       if audioStatus.available {
         audioStatus = InputStatus(name: "audio", available: true, detail: "idle")
       }
-    }
-  }
-
-  /// Writes the state file; on failure the sound goes on and the write is retried.
-  func saveState(force: Bool = false) {
-    do throws(SystemError) {
-      try store.save(engine.state, force: force || saveFailing)
-      if saveFailing { log.notice("state file written again: \(store.path)") }
-      saveFailing = false
-      try? retryTimer.disarm()
-    } catch {
-      if !saveFailing {
-        log.error(
-          "cannot write the state file: \(error); retrying every \(DurationText.spoken(Service.saveRetry))"
-        )
-      }
-      saveFailing = true
-      try? retryTimer.arm(after: Service.saveRetry)
     }
   }
 

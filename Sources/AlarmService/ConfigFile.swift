@@ -7,33 +7,38 @@ import AlarmPlatform
 
 /// The config as the offline commands see it: read, decoded, validated, and
 /// its time zone resolved, or the reasons it cannot be used.
-struct LoadedConfig {
-  var path: String
-  var result: ConfigResult
+public struct LoadedConfig {
+  /// The file read.
+  public var path: String
+  /// The decoder's result: the config or its errors, and the warnings.
+  public var result: ConfigResult
   /// Set when the config decoded and its zone loaded.
-  var config: Config?
-  var zone: TimeZoneRules
+  public var config: Config?
+  public var zone: TimeZoneRules
   /// Every diagnostic as `path:line:col: message` (and zone problems).
-  var messages: [String]
+  public var messages: [String]
 }
 
 /// Why the config file could not be read at all, in one line.
-struct ConfigFileError: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
+public struct ConfigFileError: Error, CustomStringConvertible {
+  /// `path: why`.
+  public var description: String
+  /// An error saying `description`.
+  public init(_ description: String) { self.description = description }
 }
 
-enum ConfigFile {
+/// Reading the config file, for the service and the offline commands alike.
+public enum ConfigFile {
   /// Files larger than this are refused unread: a config is a few KB.
-  static let maxBytes = 16 << 20
+  public static let maxBytes = 16 << 20
 
   /// `--config`, else `$ALARMCLOCK_CONFIG`, else the system path.
-  static func path(_ option: String?, environment: [String: String]) -> String {
+  public static func path(_ option: String?, environment: [String: String]) -> String {
     option ?? environment["ALARMCLOCK_CONFIG"] ?? "/etc/alarmclock/alarms.toml"
   }
 
   /// Reads the file, or a one-line reason it could not be read.
-  static func read(_ path: String) -> Result<[UInt8], ConfigFileError> {
+  public static func read(_ path: String) -> Result<[UInt8], ConfigFileError> {
     do throws(SystemError) {
       return .success(try FileSystem.readFile(path, limit: maxBytes))
     } catch {
@@ -52,7 +57,7 @@ enum ConfigFile {
 
   /// Reads, decodes and validates the config and resolves its time zone.
   /// With `now`, a one-off dated before today (in the system zone) is warned about.
-  static func load(_ path: String, environment: [String: String], now: Instant?) -> Result<
+  public static func load(_ path: String, environment: [String: String], now: Instant?) -> Result<
     LoadedConfig, ConfigFileError
   > {
     switch read(path) {
@@ -62,7 +67,7 @@ enum ConfigFile {
   }
 
   /// Decodes and validates config bytes read from `path` and resolves the time zone.
-  static func decode(
+  public static func decode(
     _ bytes: [UInt8], path: String, environment: [String: String], now: Instant?
   ) -> Result<LoadedConfig, ConfigFileError> {
     guard let text = String(validating: bytes, as: UTF8.self) else {
@@ -87,7 +92,7 @@ enum ConfigFile {
 }
 
 /// The process environment as a dictionary.
-func processEnvironment() -> [String: String] {
+public func processEnvironment() -> [String: String] {
   var env: [String: String] = [:]
   var p = environ
   while let entry = p.pointee {
@@ -99,12 +104,12 @@ func processEnvironment() -> [String: String] {
 }
 
 /// The current instant from CLOCK_REALTIME.
-func currentInstant() -> Instant {
+public func currentInstant() -> Instant {
   Instant(seconds: Clock.realtime.now().components.seconds)
 }
 
 /// The running binary's path (for sounds installed beside it).
-func executablePath() -> String {
+public func executablePath() -> String {
   var buf = [CChar](repeating: 0, count: 4096)
   let n = readlink("/proc/self/exe", &buf, buf.count - 1)
   guard n > 0 else { return CommandLine.arguments.first ?? "" }

@@ -66,7 +66,7 @@ final class TerminalKeys {
   func show(_ line: String) {
     guard showsStatus else { return }
     let text = "\r\u{1b}[2K" + line
-    _ = text.withCString { write(1, $0, strlen($0)) }
+    try? FileDescriptor.writeAll(Array(text.utf8), toRaw: STDOUT_FILENO)
   }
 
   /// Puts the terminal back as it was. Idempotent.
@@ -78,7 +78,7 @@ final class TerminalKeys {
     _ = tcsetattr(input.rawValue, TCSANOW, &original)
     // The flag belongs to the open file the shell shares with us.
     try? input.setNonBlocking(false)
-    if showsStatus { _ = write(1, "\n", 1) }
+    if showsStatus { try? FileDescriptor.writeAll([UInt8(ascii: "\n")], toRaw: STDOUT_FILENO) }
     input.close()
   }
 }

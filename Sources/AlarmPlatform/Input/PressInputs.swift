@@ -1,5 +1,4 @@
 import AlarmCore
-import AlarmPlatform
 
 #if canImport(Glibc)
   import Glibc
@@ -7,20 +6,21 @@ import AlarmPlatform
 
 /// Every configured `[button]` (GPIO line) and `[[input]]` (evdev devices) on the service's
 /// event loop: their fds, one CLOCK_MONOTONIC timer for long presses, and one inotify watch
-/// for hot-plug. Presses are resolved against the ring session and handed to `perform`.
+/// for hot-plug. Each press is reported as it is, with the input's name: what it does
+/// (snooze, stop, a hook) is the caller's decision, which knows the ring session.
 ///
 /// A device that is missing, busy or not permitted is logged once (naming the device and the
 /// fix), shown as unavailable in `status`, and tried again whenever a node appears in a
 /// watched directory (/dev for chips, /dev/input and the selector's own directory for evdev):
 /// no polling. Owned by the loop's thread.
-final class ServiceInputs {
-  /// A press decided: what it does (`outcome`), the press itself, and the input's name.
-  typealias Perform = (_ outcome: PressOutcome, _ press: InputPress, _ source: String) -> Void
+public final class PressInputs {
+  /// A press (short or long, with its key's actions and kernel timestamp) and the name of
+  /// the input it came from, as `status` and the log lines name it.
+  public typealias OnPress = (_ press: InputPress, _ source: String) -> Void
 
   private let loop: EventLoop
   private let log: Logger
-  private let activity: () -> RingActivity
-  private let perform: Perform
+  private let onPress: OnPress
   private let devDirectory: String
   private let inputDirectory: String
   /// Armed at the earliest long-press deadline of any held key (event timestamps are
@@ -74,17 +74,17 @@ final class ServiceInputs {
     }
   }
 
-  init(
+  /// Registers the long-press timer on `loop`; nothing is opened until `apply(_:)`.
+  /// `devDirectory` and `inputDirectory` are where chips and event devices are looked for.
+  public init(
     loop: EventLoop, log: Logger, devDirectory: String = "/dev",
-    inputDirectory: String = "/dev/input", activity: @escaping () -> RingActivity,
-    perform: @escaping Perform
+    inputDirectory: String = "/dev/input", onPress: @escaping OnPress
   ) throws(SystemError) {
     self.loop = loop
     self.log = log
     self.devDirectory = devDirectory
     self.inputDirectory = inputDirectory
-    self.activity = activity
-    self.perform = perform
+    self.onPress = onPress
     timer = try TimerFd(clock: .monotonic)
     try loop.register(timer.descriptor, interest: .readable) { [unowned self] _ in
       self.timerFired()
@@ -93,7 +93,7 @@ final class ServiceInputs {
 
   /// Opens what `config` asks for. Inputs whose settings did not change stay open (a held
   /// button keeps its press); the others are closed and opened anew.
-  func apply(_ config: Config) {
+  public func apply(_ config: Config) {
     var keptButtons: [Button] = []
     var oldButtons = buttons
     for c in config.buttons {
@@ -121,7 +121,7 @@ final class ServiceInputs {
   }
 
   /// Releases every line and device (at shutdown).
-  func close() {
+  public func close() {
     buttons.forEach(closeButton)
     groups.forEach(closeGroup)
     buttons = []
@@ -133,7 +133,7 @@ final class ServiceInputs {
   }
 
   /// One entry per configured button and `[[input]]`, for `status`.
-  var statuses: [InputStatus] {
+  public var statuses: [InputStatus] {
     let b = buttons.map { b in
       guard let s = b.source else {
         return InputStatus(
@@ -250,7 +250,7 @@ final class ServiceInputs {
     var dirs = Set(groups.flatMap(\.group.watchDirectories))
     for b in buttons {
       let chip = b.config.chip
-      dirs.insert(chip.hasPrefix("/") ? ServiceInputs.parent(of: chip) : devDirectory)
+      dirs.insert(chip.hasPrefix("/") ? PressInputs.parent(of: chip) : devDirectory)
     }
     if let h = hotplug {
       loop.unregister(h.descriptor)
@@ -319,7 +319,7 @@ final class ServiceInputs {
 
   private func timerFired() {
     _ = try? timer.read()
-    let now = ServiceInputs.monotonicNanoseconds()
+    let now = PressInputs.monotonicNanoseconds()
     for b in buttons {
       guard var source = b.source else { continue }
       let signals = (try? source.timerFired(now: now)) ?? [.closed]
@@ -338,7 +338,7 @@ final class ServiceInputs {
     for signal in signals {
       switch signal {
       case .press(let press):
-        perform(press.actions.outcome(of: press.kind, during: activity()), press, name)
+        onPress(press, name)
       case .eventsLost(let count):
         let n = count.map { "\($0) " } ?? ""
         log.warning(
@@ -365,7 +365,7 @@ final class ServiceInputs {
   }
 
   /// CLOCK_MONOTONIC now, in the nanoseconds of the event timestamps.
-  static func monotonicNanoseconds() -> UInt64 {
+  public static func monotonicNanoseconds() -> UInt64 {
     let (s, atto) = TimerFd.Clock.monotonic.now().components
     return UInt64(clamping: s) &* 1_000_000_000 &+ UInt64(clamping: atto / 1_000_000_000)
   }

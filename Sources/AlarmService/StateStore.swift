@@ -6,9 +6,9 @@ import AlarmPlatform
 #endif
 
 /// The state file in the state directory: read once at start-up, written atomically after
-/// every change. A file that cannot be decoded is moved aside (never deleted) and the
-/// service starts clean; a write that fails (disk full, read-only) is retried by the
-/// service while the sound goes on.
+/// every change. A file that cannot be decoded, or that another user owns (it could have
+/// been planted), is moved aside (never deleted) and the service starts clean. When and
+/// how often it is written is `StateSaver`'s business.
 struct StateStore {
   let directory: String
   var path: String { directory + "/state.json" }
@@ -27,6 +27,12 @@ struct StateStore {
   mutating func load(log: (LogLevel, String) -> Void) -> ServiceState {
     let bytes: [UInt8]
     do throws(SystemError) {
+      if let owner = try PathSafety.foreignOwner(of: path) {
+        moveAside(
+          because: "owned by uid \(owner), not by this service's user (uid \(geteuid()));"
+            + " another user could have planted it", log: log)
+        return ServiceState()
+      }
       bytes = try FileSystem.readFile(path, limit: StateCodec.maxFileSize)
     } catch  where error.errno == ENOENT {
       log(.info, "no state file at \(path): starting clean")
@@ -39,7 +45,7 @@ struct StateStore {
       let state = try StateCodec.decode(bytes)
       written = bytes
       writtenState = state
-      writtenAt = TimerFd.Clock.monotonic.now()
+      writtenAt = Clock.monotonic.now()
       return state
     } catch {
       moveAside(because: error.description, log: log)
@@ -51,27 +57,29 @@ struct StateStore {
   /// (`lastChecked`, `highWater`) having moved is not enough, unless `force` or the last
   /// write is older than `checkpointInterval`: nothing is lost by an older mark (what rang
   /// is in the history, which is written at once), a restart only looks further back.
-  /// Throws when the write failed.
-  mutating func save(_ state: ServiceState, force: Bool = false) throws(SystemError) {
-    let now = TimerFd.Clock.monotonic.now()
+  /// Returns whether the file was written; throws when the write failed.
+  @discardableResult
+  mutating func save(_ state: ServiceState, force: Bool = false) throws(SystemError) -> Bool {
+    let now = Clock.monotonic.now()
     if !force, let old = writtenState, let at = writtenAt,
       now - at < StateStore.checkpointInterval
     {
       var same = state
       same.lastChecked = old.lastChecked
       same.highWater = old.highWater
-      if same == old { return }
+      if same == old { return false }
     }
     let bytes = StateCodec.encode(state)
-    if bytes == written { return }
+    if bytes == written { return false }
     try AtomicFile.write(bytes, to: path, mode: 0o640)
     written = bytes
     writtenState = state
     writtenAt = now
+    return true
   }
 
   private func moveAside(because reason: String, log: (LogLevel, String) -> Void) {
-    let aside = "\(path).bad-\(time(nil))"
+    let aside = "\(path).bad-\(Clock.realtime.now().components.seconds)"
     do throws(SystemError) {
       try FileSystem.rename(path, to: aside)
       log(.error, "\(path): \(reason); moved it to \(aside) and started clean")

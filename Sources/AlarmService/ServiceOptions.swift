@@ -1,0 +1,87 @@
+import AlarmCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where the service keeps things: flags first, then the config's `[settings]`, then the
+/// system defaults.
+public struct ServicePaths: Sendable {
+  /// The state directory when neither a flag nor `[settings] state_dir` names one.
+  public static let defaultStateDir = "/var/lib/alarmclock"
+  /// The control socket when neither a flag nor `[settings] socket` names one.
+  public static let defaultSocket = "/run/alarmclock/control.sock"
+
+  /// The config file.
+  public var config: String
+  /// The directory of `state.json` and `last-good.toml`.
+  public var stateDir: String
+  /// The control socket's path.
+  public var socket: String
+
+  /// Resolves the paths: a flag wins over the config's `settings`, which wins over the
+  /// defaults.
+  public init(config: String, stateFlag: String?, socketFlag: String?, settings: Settings?) {
+    self.config = config
+    stateDir = stateFlag ?? settings?.stateDir ?? ServicePaths.defaultStateDir
+    socket = socketFlag ?? settings?.socket ?? ServicePaths.defaultSocket
+  }
+}
+
+/// What `alarmclock run` asks of the service.
+public struct ServiceOptions: Sendable {
+  /// The config file (`ConfigFile.path` resolves the flag and `$ALARMCLOCK_CONFIG`).
+  public var configPath: String
+  /// `--state-dir`, if given.
+  public var stateDir: String?
+  /// `--socket`, if given.
+  public var socket: String?
+  /// The process environment (`TZ`, `NOTIFY_SOCKET`, `WATCHDOG_USEC`, locale, ...).
+  public var environment: [String: String]
+  /// Read snooze and stop keys from stdin (a terminal).
+  public var terminal: Bool
+  /// Where GPIO chips are looked for (tests point it elsewhere).
+  public var devDirectory = "/dev"
+  /// Where evdev devices are looked for.
+  public var inputDirectory = "/dev/input"
+  /// The shortest time between two state-file writes (`StateSaver`).
+  public var stateWriteInterval: Duration = .milliseconds(250)
+  /// How long a failed state-file write waits before it is tried again.
+  public var stateRetryInterval: Duration = .seconds(30)
+
+  /// Options with the product's defaults for everything not given.
+  public init(
+    configPath: String, stateDir: String? = nil, socket: String? = nil,
+    environment: [String: String], terminal: Bool = false
+  ) {
+    self.configPath = configPath
+    self.stateDir = stateDir
+    self.socket = socket
+    self.environment = environment
+    self.terminal = terminal
+  }
+}
+
+/// The one place the service reads the wall clock; tests inject their own.
+public struct ServiceClock: Sendable {
+  /// The current instant.
+  public var now: @Sendable () -> Instant
+
+  /// A clock reading `now`.
+  public init(now: @escaping @Sendable () -> Instant) { self.now = now }
+
+  /// CLOCK_REALTIME.
+  public static let system = ServiceClock(now: { currentInstant() })
+}
+
+/// Why the service could not start, in one line naming the path or the call at fault.
+public struct ServiceStartError: Error, CustomStringConvertible, Sendable {
+  /// The message, ready for the log.
+  public var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Lets closures made before `self` exists reach it later, without a retain cycle.
+final class WeakRelay<Target: AnyObject> {
+  weak var target: Target?
+}
