@@ -35,7 +35,8 @@ let package = Package(
       name: "alarmclock",
       dependencies: ["AlarmCore", "AlarmPlatform", "TOML"]),
     .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-    .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML"]),
+    .testTarget(
+      name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML", "AudioTestSupport"]),
     .target(name: "AudioTestSupport", path: "Tests/AudioTestSupport"),
     .testTarget(
       name: "AlarmPlatformTests",
