@@ -193,8 +193,9 @@ import Testing
       }
     }
     #expect((table?.count ?? 0) > 40)
-    // Generous for a debug build on a busy machine; release is far below a millisecond.
-    #expect(elapsed / 10 < .milliseconds(50), "\(elapsed / 10) per parse and expansion")
+    // Generous for a debug build on a busy machine (release: under a millisecond);
+    // it catches quadratic work, not small slowdowns.
+    #expect(elapsed / 10 < .milliseconds(500), "\(elapsed / 10) per parse and expansion")
     print("iCalendar: 200-event feed parsed and expanded over 2 years in \(elapsed / 10)")
   }
 }

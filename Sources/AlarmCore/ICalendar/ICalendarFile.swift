@@ -38,8 +38,9 @@ public struct ICalendarFile: Sendable {
   /// Reads `bytes` (UTF-8; CRLF or LF; folded lines; an optional BOM).
   public static func parse(_ bytes: some Collection<UInt8>) -> ICalendarFile {
     var reader = ICalendarReader()
-    for (line, content) in ContentLineReader.unfold(bytes) {
-      guard let parsed = ContentLineReader.parse(content, line: line) else {
+    let unfolded = ContentLineReader.unfold(bytes)
+    for (line, range) in unfolded.lines {
+      guard let parsed = ContentLineReader.parse(unfolded.bytes, range, line: line) else {
         reader.warn(line, "line has no ':' between a property name and its value, ignored")
         continue
       }
@@ -72,7 +73,7 @@ private struct ICalendarReader {
   mutating func take(_ line: ContentLine) {
     switch line.name {
     case "BEGIN":
-      let name = line.value.uppercased()
+      let name = line.value  // upper-cased by the line reader
       if name == "VEVENT" && stack.last?.name != "VALARM" {
         if event != nil { warn(line.line, "begin:vevent inside another vevent") }
         event = EventProperties(line: line.line)
@@ -80,7 +81,7 @@ private struct ICalendarReader {
       if name == "VCALENDAR" { calendarIndex += 1 }
       stack.append((name, line.line))
     case "END":
-      let name = line.value.uppercased()
+      let name = line.value  // upper-cased by the line reader
       guard let index = stack.lastIndex(where: { $0.name == name }) else {
         warn(line.line, "end:\(name.lowercased()) without a matching begin, ignored")
         return
@@ -93,9 +94,8 @@ private struct ICalendarReader {
       // An unended VEVENT closed by an outer END still counts (with its warning).
       if event != nil, !stack.contains(where: { $0.name == "VEVENT" }) { endEvent() }
     default:
-      guard var current = event, stack.last?.name == "VEVENT" else { return }
-      current.take(line)
-      event = current
+      guard event != nil, stack.last?.name == "VEVENT" else { return }
+      event?.take(line)
     }
   }
 
@@ -105,9 +105,8 @@ private struct ICalendarReader {
     var problems: [(Int, String)] = []
     let outcome = properties.build(problems: &problems)
     for (line, message) in problems { warn(line, message) }
-    let key = "\(calendarIndex)\u{0}\(properties.uid ?? "")"
-    if let replaced = outcome.replaces, properties.uid != nil {
-      overridden[key, default: []].append(replaced)
+    if let replaced = outcome.replaces, let uid = properties.uid {
+      overridden["\(calendarIndex)\u{0}\(uid)", default: []].append(replaced)
     }
     if let built = outcome.event { self.built.append((calendarIndex, built)) }
   }
@@ -121,7 +120,7 @@ private struct ICalendarReader {
     events.reserveCapacity(built.count)
     for (calendar, var event) in built {
       // Overrides replace instances of the master (the event without a RECURRENCE-ID).
-      if event.rule != nil || !event.extraStarts.isEmpty, let uid = event.uid,
+      if !overridden.isEmpty, event.rule != nil || !event.extraStarts.isEmpty, let uid = event.uid,
         let dates = overridden["\(calendar)\u{0}\(uid)"]
       {
         event.excludedStarts.formUnion(dates)

@@ -16,79 +16,107 @@ struct ContentLine {
 }
 
 enum ContentLineReader {
-  /// Splits `bytes` into unfolded lines, each with the physical line it starts on.
-  /// A BOM is dropped; CRLF, LF and lone CR all end a line.
-  static func unfold(_ bytes: some Collection<UInt8>) -> [(line: Int, bytes: [UInt8])] {
-    var input = Array(bytes)
+  /// The unfolded text: the bytes with line ends and folds removed, and where
+  /// each content line is (its range, and the physical line it starts on).
+  struct Unfolded {
+    var bytes: [UInt8] = []
+    var lines: [(line: Int, range: Range<Int>)] = []
+  }
+
+  /// Unfolds `input`. A BOM is dropped; CRLF, LF and lone CR all end a line.
+  static func unfold(_ input: some Collection<UInt8>) -> Unfolded {
+    var input = Array(input)
     if input.starts(with: [0xEF, 0xBB, 0xBF]) { input.removeFirst(3) }
-    var result: [(line: Int, bytes: [UInt8])] = []
-    var current: [UInt8] = []
-    var currentLine = 1
+    var result = Unfolded()
+    result.bytes.reserveCapacity(input.count)
+    var start = 0
+    var startLine = 1
     var physical = 1
     var i = 0
-    var started = false
     while i < input.count {
+      // Copy the run up to the next line end in one go.
+      let runEnd = input[i...].firstIndex { $0 == 0x0D || $0 == 0x0A } ?? input.count
+      result.bytes.append(contentsOf: input[i..<runEnd])
+      i = runEnd
+      guard i < input.count else { break }
       let byte = input[i]
-      guard byte == 0x0D || byte == 0x0A else {
-        current.append(byte)
-        started = true
-        i += 1
-        continue
-      }
       i += byte == 0x0D && i + 1 < input.count && input[i + 1] == 0x0A ? 2 : 1
       physical += 1
       if i < input.count, input[i] == 0x20 || input[i] == 0x09 {
         i += 1  // a fold: the break and one white-space character vanish
         continue
       }
-      if started { result.append((currentLine, current)) }
-      current.removeAll(keepingCapacity: true)
-      started = false
-      currentLine = physical
+      if result.bytes.count > start { result.lines.append((startLine, start..<result.bytes.count)) }
+      start = result.bytes.count
+      startLine = physical
     }
-    if started { result.append((currentLine, current)) }
+    if result.bytes.count > start { result.lines.append((startLine, start..<result.bytes.count)) }
     return result
   }
 
-  /// Parses one unfolded line; nil when it has no unquoted `:` or no name.
-  static func parse(_ bytes: [UInt8], line: Int) -> ContentLine? {
-    var i = 0
-    while i < bytes.count, bytes[i] != UInt8(ascii: ";"), bytes[i] != UInt8(ascii: ":") { i += 1 }
-    guard i > 0, i < bytes.count else { return nil }
-    let name = String(decoding: bytes[0..<i], as: UTF8.self).uppercased()
+  /// The properties the reader uses; other lines are only checked for a `:`,
+  /// so long DESCRIPTIONs and X- properties cost no strings.
+  static let used: Set<String> = [
+    "BEGIN", "END", "UID", "SUMMARY", "STATUS", "DTSTART", "DTEND", "DURATION",
+    "RECURRENCE-ID", "RRULE", "EXDATE", "RDATE",
+  ]
+
+  /// Parses the content line at `range`; nil when it has no unquoted `:` or no
+  /// name. A property the reader does not use comes back with no value.
+  static func parse(_ bytes: [UInt8], _ range: Range<Int>, line: Int) -> ContentLine? {
+    var i = range.lowerBound
+    let end = range.upperBound
+    while i < end, bytes[i] != UInt8(ascii: ";"), bytes[i] != UInt8(ascii: ":") { i += 1 }
+    guard i > range.lowerBound, i < end else { return nil }
+    let name = upper(bytes[range.lowerBound..<i])
+    let used = Self.used.contains(name)
     var parameters: [String: String] = [:]
-    while i < bytes.count, bytes[i] == UInt8(ascii: ";") {
+    while i < end, bytes[i] == UInt8(ascii: ";") {
       i += 1
       let nameStart = i
-      while i < bytes.count, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: ":"),
+      while i < end, bytes[i] != UInt8(ascii: "="), bytes[i] != UInt8(ascii: ":"),
         bytes[i] != UInt8(ascii: ";")
       {
         i += 1
       }
-      let paramName = String(decoding: bytes[nameStart..<i], as: UTF8.self).uppercased()
+      let nameEnd = i
       var value: [UInt8] = []
-      if i < bytes.count, bytes[i] == UInt8(ascii: "=") {
+      if i < end, bytes[i] == UInt8(ascii: "=") {
         i += 1
         var quoted = false
-        while i < bytes.count {
+        while i < end {
           let b = bytes[i]
           if b == UInt8(ascii: "\"") {
             quoted.toggle()
           } else if !quoted && (b == UInt8(ascii: ":") || b == UInt8(ascii: ";")) {
             break
-          } else {
+          } else if used {
             value.append(b)
           }
           i += 1
         }
       }
-      if parameters[paramName] == nil {
-        parameters[paramName] = String(decoding: value, as: UTF8.self)
+      if used {
+        let paramName = upper(bytes[nameStart..<nameEnd])
+        if parameters[paramName] == nil {
+          parameters[paramName] = String(decoding: value, as: UTF8.self)
+        }
       }
     }
-    guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
-    let value = String(decoding: bytes[(i + 1)...], as: UTF8.self)
+    guard i < end, bytes[i] == UInt8(ascii: ":") else { return nil }
+    let valueBytes = bytes[(i + 1)..<end]
+    let value =
+      name == "BEGIN" || name == "END"
+      ? upper(valueBytes) : used ? String(decoding: valueBytes, as: UTF8.self) : ""
     return ContentLine(name: name, parameters: parameters, value: value, line: line)
+  }
+
+  /// ASCII upper case (names are ASCII; `String.uppercased` is far slower).
+  private static func upper(_ bytes: ArraySlice<UInt8>) -> String {
+    guard bytes.contains(where: { $0 >= 0x61 && $0 <= 0x7A }) else {
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    return String(decoding: bytes.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }, as: UTF8.self)
   }
 }
 
