@@ -185,6 +185,30 @@ import Testing
     #expect(lines.warnings.last?.message == "150 more warnings not shown")
   }
 
+  @Test func overrideRangesAreWarned() {
+    let file = ics(
+      """
+      BEGIN:VEVENT
+      UID:u
+      SUMMARY:Weekly
+      DTSTART;VALUE=DATE:20270104
+      RRULE:FREQ=WEEKLY;COUNT=3
+      END:VEVENT
+      BEGIN:VEVENT
+      UID:u
+      RECURRENCE-ID;RANGE=THISANDFUTURE;VALUE=DATE:20270111
+      SUMMARY:Weekly (later)
+      DTSTART;VALUE=DATE:20270112
+      END:VEVENT
+      """)
+    #expect(
+      file.warnings.map(\.description) == [
+        "9:1: warning: recurrence-id with range is not supported; only that one instance is replaced"
+      ])
+    let days = file.daysOff(from: day("2027-01-01"), through: day("2027-01-31"))
+    #expect(days.keys.sorted() == [day("2027-01-04"), day("2027-01-12"), day("2027-01-18")])
+  }
+
   @Test func overrideOfAnUnknownMasterStandsAlone() {
     let file = ics(
       """

@@ -75,6 +75,15 @@ import Testing
         ])
   }
 
+  /// RFC 5545 joins BYDAY entries with and without a number; dateutil, under
+  /// the reference script, returns nothing for such a mix.
+  @Test func byDayMixesNumberedAndPlainDays() {
+    #expect(
+      dates("FREQ=MONTHLY;BYDAY=1MO,FR;COUNT=5", start: "20270101", "2027-01-01", "2027-12-31") == [
+        "2027-01-01", "2027-01-04", "2027-01-08", "2027-01-15", "2027-01-22",
+      ])
+  }
+
   @Test func exdateRdateAndOverrides() {
     let file = ics(
       """

@@ -45,6 +45,13 @@ struct EventProperties {
     if let recurrenceID {
       if let value = ICalendarValue.dateOrDateTime(recurrenceID.value) {
         outcome.replaces = value.date
+        if recurrenceID.parameter("RANGE") != nil {
+          problems.append(
+            (
+              recurrenceID.line,
+              "recurrence-id with range is not supported; only that one instance is replaced"
+            ))
+        }
       } else {
         problems.append(
           (
