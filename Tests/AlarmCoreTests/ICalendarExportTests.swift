@@ -74,6 +74,22 @@ import Testing
     #expect(days.count == 5 + 2 + 5 + 4)
   }
 
+  @Test func confluenceUpdatedCopiesAndDeletedSeries() throws {
+    let days = try daysOff("confluence-team.ics", "2027-01-01", "2027-12-31")
+    #expect(
+      days == [
+        day("2027-01-04"): "Anna on leave", day("2027-01-05"): "Anna on leave",
+        day("2027-01-06"): "Anna on leave", day("2027-01-07"): "Anna on leave",
+        day("2027-01-08"): "Anna on leave",
+        // The override (SEQUENCE 2) of the newest copy's 1 February instance.
+        day("2027-02-02"): "Anna on leave (short week)",
+        day("2027-02-03"): "Anna on leave (short week)",
+        day("2027-02-04"): "Anna on leave (short week)",
+        // CalendarLabs-style `RRULE:` (empty) and DTEND equal to DTSTART: one day.
+        day("2027-05-10"): "Team offsite", day("2027-05-11"): "Team offsite",
+      ])
+  }
+
   @Test func malformedLinesAreWarnedWithTheirLines() throws {
     let file = try ICalendarFixtures.parse("malformed.ics")
     #expect(

@@ -51,7 +51,7 @@ import Testing
       #expect(run.status == 0, "\(run.err)")
       let expected = run.out.split(separator: "\n").map(String.init)
       let actual = Self.swiftLines(file, first, last)
-      #expect(!expected.isEmpty)
+      #expect(!expected.isEmpty || first != Self.windows[0].0, "\(name): no days at all")
       let missing = expected.filter { !actual.contains($0) }
       let extra = actual.filter { !expected.contains($0) }
       #expect(missing == [], "\(name) \(first)...\(last): the reference has these, Swift not")

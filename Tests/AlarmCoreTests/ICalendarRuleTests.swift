@@ -123,6 +123,72 @@ import Testing
       ])
   }
 
+  @Test func versionsOverridesAndDeletedSeries() {
+    let file = ics(
+      """
+      BEGIN:VEVENT
+      UID:u
+      SUMMARY:Old
+      SEQUENCE:1
+      DTSTART;VALUE=DATE:20270104
+      RRULE:FREQ=WEEKLY;COUNT=3
+      END:VEVENT
+      BEGIN:VEVENT
+      UID:u
+      SUMMARY:Moved, but its instance is gone
+      SEQUENCE:2
+      RECURRENCE-ID;VALUE=DATE:20270111
+      DTSTART;VALUE=DATE:20270112
+      END:VEVENT
+      BEGIN:VEVENT
+      UID:u
+      SUMMARY:New
+      SEQUENCE:3
+      DTSTART;VALUE=DATE:20270104
+      RRULE:FREQ=WEEKLY;COUNT=3
+      EXDATE;VALUE=DATE:20270111
+      END:VEVENT
+      BEGIN:VEVENT
+      UID:deleted
+      SUMMARY:Deleted series
+      DTSTART;VALUE=DATE:20270104
+      RRULE:FREQ=DAILY;UNTIL=20270101
+      END:VEVENT
+      """)
+    #expect(file.warnings == [])
+    let days = file.daysOff(from: day("2027-01-01"), through: day("2027-01-31"))
+    #expect(days == [day("2027-01-04"): "New", day("2027-01-18"): "New"])
+  }
+
+  @Test func negativeCountNeedsUntil() {
+    #expect(
+      dates("FREQ=WEEKLY;COUNT=-1;UNTIL=20270118", start: "20270104", "2027-01-01", "2027-12-31")
+        == [
+          "2027-01-04", "2027-01-11", "2027-01-18",
+        ])
+    #expect(
+      dates("FREQ=WEEKLY;COUNT=5;UNTIL=20270118", start: "20270104", "2027-01-01", "2027-12-31")
+        == [
+          "2027-01-04", "2027-01-11", "2027-01-18",
+        ])
+    let endless = ics(
+      "BEGIN:VEVENT\nSUMMARY:x\nDTSTART;VALUE=DATE:20270104\nRRULE:FREQ=DAILY;COUNT=-1\nEND:VEVENT")
+    #expect(
+      endless.warnings.map(\.description) == [
+        "4:1: warning: rrule count=-1 is not a positive number; event 'x' dropped"
+      ])
+    #expect(endless.events == [])
+  }
+
+  /// recurring-ical-events reads this as a timed event and shows nothing; a
+  /// French vacation export (its issue 201) meant the days.
+  @Test func dateTimeEndOfAnAllDayEventEndsOnItsDate() {
+    let file = ics(
+      "BEGIN:VEVENT\nSUMMARY:Congés\nDTSTART;VALUE=DATE:20230724\nDTEND:20230817T000000Z\nEND:VEVENT"
+    )
+    #expect(file.events.first?.length == 24)
+  }
+
   @Test func endlessRulesCostOnlyTheWindow() {
     let file = ics(
       "BEGIN:VEVENT\nSUMMARY:Daily\nDTSTART;VALUE=DATE:19000101\nRRULE:FREQ=DAILY\nEND:VEVENT")

@@ -5,6 +5,7 @@ struct EventProperties {
   var uid: String?
   var summary: String?
   var status: String?
+  var sequence = 0
   var start: ContentLine?
   var end: ContentLine?
   var duration: ContentLine?
@@ -24,7 +25,8 @@ struct EventProperties {
     case "DTEND": end = end ?? line
     case "DURATION": duration = duration ?? line
     case "RECURRENCE-ID": recurrenceID = recurrenceID ?? line
-    case "RRULE": rules.append(line)
+    case "SEQUENCE": sequence = Int(line.value) ?? 0
+    case "RRULE" where !line.value.isEmpty: rules.append(line)  // CalendarLabs writes `RRULE:`
     case "EXDATE": exdates.append(line)
     case "RDATE": rdates.append(line)
     default: break
@@ -78,7 +80,10 @@ struct EventProperties {
           (rules[1].line, "event \(name) has more than one rrule; only the first is used"))
       }
       switch ICalendarRule.parse(rule.value) {
-      case .success(let parsed): event.rule = parsed
+      case .success(let parsed):
+        // Confluence marks a deleted series with an UNTIL before DTSTART.
+        if let until = parsed.until, until < event.start { return outcome }
+        event.rule = parsed
       case .failure(let error):
         problems.append((rule.line, "\(error.message); event \(name) dropped"))
         return outcome

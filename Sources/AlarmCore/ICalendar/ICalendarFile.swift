@@ -55,9 +55,7 @@ private struct ICalendarReader {
   var stack: [(name: String, line: Int)] = []
   var event: EventProperties?
   var calendarIndex = 0
-  var built: [(calendar: Int, event: ICalendarEvent)] = []
-  /// (calendar, UID) -> instance starts replaced by a RECURRENCE-ID override.
-  var overridden: [String: [LocalDate]] = [:]
+  var entries: [SeriesEntry] = []
   var warnings: [Diagnostic] = []
   var droppedWarnings = 0
 
@@ -105,10 +103,10 @@ private struct ICalendarReader {
     var problems: [(Int, String)] = []
     let outcome = properties.build(problems: &problems)
     for (line, message) in problems { warn(line, message) }
-    if let replaced = outcome.replaces, let uid = properties.uid {
-      overridden["\(calendarIndex)\u{0}\(uid)", default: []].append(replaced)
-    }
-    if let built = outcome.event { self.built.append((calendarIndex, built)) }
+    entries.append(
+      SeriesEntry(
+        calendar: calendarIndex, uid: properties.uid, recurrenceID: outcome.replaces,
+        sequence: properties.sequence, event: outcome.event))
   }
 
   mutating func finish() -> ICalendarFile {
@@ -116,17 +114,7 @@ private struct ICalendarReader {
       warn(open.line, "begin:vevent is not ended at the end of the file")
       endEvent()
     }
-    var events: [ICalendarEvent] = []
-    events.reserveCapacity(built.count)
-    for (calendar, var event) in built {
-      // Overrides replace instances of the master (the event without a RECURRENCE-ID).
-      if !overridden.isEmpty, event.rule != nil || !event.extraStarts.isEmpty, let uid = event.uid,
-        let dates = overridden["\(calendar)\u{0}\(uid)"]
-      {
-        event.excludedStarts.formUnion(dates)
-      }
-      events.append(event)
-    }
+    let events = SeriesEntry.resolve(entries)
     warnings.sort { $0.position.line < $1.position.line }
     if droppedWarnings > 0 {
       let position = SourcePosition(line: warnings.last?.position.line ?? 1, column: 1, offset: 0)

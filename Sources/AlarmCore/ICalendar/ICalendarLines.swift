@@ -58,7 +58,7 @@ enum ContentLineReader {
   /// so long DESCRIPTIONs and X- properties cost no strings.
   static let used: Set<String> = [
     "BEGIN", "END", "UID", "SUMMARY", "STATUS", "DTSTART", "DTEND", "DURATION",
-    "RECURRENCE-ID", "RRULE", "EXDATE", "RDATE",
+    "RECURRENCE-ID", "RRULE", "EXDATE", "RDATE", "SEQUENCE",
   ]
 
   /// Parses the content line at `range`; nil when it has no unquoted `:` or no

@@ -55,20 +55,21 @@ public struct ICalendarRule: Hashable, Sendable {
       }
       rule.interval = n
     }
-    if let text = parts.removeValue(forKey: "COUNT") {
-      guard let n = Int(text), n >= 1 else {
-        return .failure(.init("rrule count=\(text) is not a positive number"))
-      }
-      rule.count = n
-    }
     if let text = parts.removeValue(forKey: "UNTIL") {
       guard let until = ICalendarValue.dateOrDateTime(text) else {
         return .failure(.init("rrule until=\(text) is not a date"))
       }
       rule.until = until.date
     }
-    guard rule.count == nil || rule.until == nil else {
-      return .failure(.init("rrule has both count and until"))
+    // Confluence writes COUNT=-1 beside UNTIL; recurring-ical-events then goes
+    // by UNTIL. A COUNT beside UNTIL also bounds (both apply, as in dateutil).
+    if let text = parts.removeValue(forKey: "COUNT") {
+      let n = Int(text)
+      if let n, n >= 1 {
+        rule.count = n
+      } else if n == nil || rule.until == nil || n == 0 {
+        return .failure(.init("rrule count=\(text) is not a positive number"))
+      }
     }
     guard let months = numbers("BYMONTH", 1...12), months.allSatisfy({ $0 > 0 }) else {
       return .failure(.init("rrule bymonth is not a list of months 1 to 12"))
