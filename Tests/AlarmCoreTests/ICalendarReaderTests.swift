@@ -37,6 +37,19 @@ import Testing
     #expect(file.events.first?.start == day("2027-07-14"))
   }
 
+  /// Old Mozilla exports put blank lines between a name and its folded value.
+  @Test func blankLinesInsideAFoldAreSkipped() {
+    let text =
+      "BEGIN:VEVENT\nSUMMARY\n\n :Christmas Day\nDTSTART\r\n\r\n ;VALUE=DATE\n :20031225\n\nX:1\nEND:VEVENT\n"
+    let file = ICalendarFile.parse(Array(text.utf8))
+    #expect(file.warnings == [])
+    #expect(file.events.map(\.summary) == ["Christmas Day"])
+    #expect(file.events.first?.start == day("2003-12-25"))
+    // Line numbers still count the blank lines.
+    let bad = ICalendarFile.parse(Array("BEGIN:VEVENT\nX-A\n\n :1\n\nbroken\nEND:VEVENT\n".utf8))
+    #expect(bad.warnings.contains { $0.description.hasPrefix("6:1: warning: line has no ':'") })
+  }
+
   @Test func textEscapesAreUndone() {
     let file = ics(
       """

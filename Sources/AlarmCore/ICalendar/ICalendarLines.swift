@@ -42,8 +42,17 @@ enum ContentLineReader {
       let byte = input[i]
       i += byte == 0x0D && i + 1 < input.count && input[i + 1] == 0x0A ? 2 : 1
       physical += 1
-      if i < input.count, input[i] == 0x20 || input[i] == 0x09 {
-        i += 1  // a fold: the break and one white-space character vanish
+      // Blank lines between a line and its continuation (old Mozilla exports)
+      // are part of the fold, as icalendar reads them.
+      var next = i
+      var blank = 0
+      while next < input.count, input[next] == 0x0D || input[next] == 0x0A {
+        if input[next] == 0x0A || next + 1 == input.count || input[next + 1] != 0x0A { blank += 1 }
+        next += 1
+      }
+      if next < input.count, input[next] == 0x20 || input[next] == 0x09 {
+        i = next + 1  // a fold: the break and one white-space character vanish
+        physical += blank
         continue
       }
       if result.bytes.count > start { result.lines.append((startLine, start..<result.bytes.count)) }

@@ -18,14 +18,14 @@ struct SeriesEntry {
   ///   only if the master has that instance (not one an EXDATE or UNTIL removed);
   ///   an override without a master stands alone.
   static func resolve(_ entries: [SeriesEntry]) -> [ICalendarEvent] {
-    var masters: [String: Int] = [:]
-    var overrides: [String: Int] = [:]
-    var overriddenDates: [String: [LocalDate]] = [:]
+    var masters: [SeriesKey: Int] = [:]
+    var overrides: [SeriesKey: Int] = [:]
+    var overriddenDates: [SeriesKey: [LocalDate]] = [:]
     for (index, entry) in entries.enumerated() {
       guard let uid = entry.uid else { continue }
-      let key = "\(entry.calendar)\u{0}\(uid)"
+      let key = SeriesKey(calendar: entry.calendar, uid: uid)
       if let date = entry.recurrenceID {
-        let overrideKey = key + "\u{0}\(date.daysSinceEpoch)"
+        let overrideKey = SeriesKey(calendar: entry.calendar, uid: uid, instance: date)
         if let best = overrides[overrideKey], entries[best].sequence >= entry.sequence { continue }
         if overrides[overrideKey] == nil { overriddenDates[key, default: []].append(date) }
         overrides[overrideKey] = index
@@ -41,9 +41,10 @@ struct SeriesEntry {
         events.append(event)
         continue
       }
-      let key = "\(entry.calendar)\u{0}\(uid)"
+      let key = SeriesKey(calendar: entry.calendar, uid: uid)
       if let date = entry.recurrenceID {
-        guard overrides[key + "\u{0}\(date.daysSinceEpoch)"] == index else { continue }
+        guard overrides[SeriesKey(calendar: entry.calendar, uid: uid, instance: date)] == index
+        else { continue }
         if let master = masters[key].flatMap({ entries[$0].event }),
           !master.starts(coveringFrom: date, through: date).contains(date)
         {
@@ -57,4 +58,11 @@ struct SeriesEntry {
     }
     return events
   }
+}
+
+/// A series (calendar, UID), or one instance of it.
+private struct SeriesKey: Hashable {
+  var calendar: Int
+  var uid: String
+  var instance: LocalDate?
 }
