@@ -3,9 +3,11 @@
 /// COUNT the walk starts at the period before the window, so an endless rule
 /// costs only the window; the walk is also capped.
 extension ICalendarRule {
-  /// At most this many periods are walked for one expansion (a daily COUNT
-  /// rule from the year 1 to 9999 is about 3.6 million; that is not a holiday feed).
-  static let periodCap = 400_000
+  /// At most this many periods are walked for one expansion. Only a COUNT rule
+  /// walks from DTSTART; 50 000 periods are 137 years of a daily rule, so a
+  /// real calendar never reaches the cap, and a damaged one (DTSTART in the
+  /// year 0) stays cheap.
+  static let periodCap = 50_000
 
   /// The instance start dates of this rule for an event starting on `start`,
   /// ascending, each in `earliest...last` (the event's own start is included
