@@ -198,6 +198,16 @@ import Testing
     #expect(lines.warnings.last?.message == "150 more warnings not shown")
   }
 
+  @Test func deepNestingIsCapped() {
+    let text = String(repeating: "BEGIN:X\n", count: 40) + "BEGIN:VEVENT\nEND:VEVENT\n"
+    let file = ics(text)
+    #expect(
+      file.warnings.first?.description == "33:1: warning: begin:x nested more than 32 deep, ignored"
+    )
+    #expect(file.warnings.count == 10)  // 8 x, the vevent, and its end:vevent
+    #expect(file.events == [])
+  }
+
   @Test func overrideRangesAreWarned() {
     let file = ics(
       """

@@ -72,6 +72,11 @@ private struct ICalendarReader {
     switch line.name {
     case "BEGIN":
       let name = line.value  // upper-cased by the line reader
+      // Real files nest 3 deep; a cap keeps END's search of the stack cheap.
+      guard stack.count < 32 else {
+        warn(line.line, "begin:\(name.lowercased()) nested more than 32 deep, ignored")
+        return
+      }
       if name == "VEVENT" && stack.last?.name != "VALARM" {
         if event != nil { warn(line.line, "begin:vevent inside another vevent") }
         event = EventProperties(line: line.line)
