@@ -3,6 +3,7 @@
 
 /// One day one event covers.
 public struct ICalendarOccurrence: Hashable, Sendable {
+  /// The day covered.
   public var date: LocalDate
   /// The event's SUMMARY.
   public var summary: String

@@ -10,19 +10,28 @@ public struct ICalendarRule: Hashable, Sendable {
 
   /// A BYDAY entry: `MO` (ordinal 0), `4TH`, `-1SU`.
   public struct DaySpec: Hashable, Sendable {
+    /// 0 for every such weekday; n (-n) for the n-th (n-th last) in the period.
     public var ordinal: Int
     public var weekday: Weekday
   }
 
+  /// FREQ: the period the rule repeats by.
   public var frequency: Frequency
+  /// INTERVAL: every n-th period.
   public var interval = 1
+  /// COUNT: how many dates the rule produces (DTSTART aside, see docs/icalendar.md).
   public var count: Int?
-  /// The last date an instance may start on (a DATE-TIME UNTIL keeps its date).
+  /// UNTIL: the last date an instance may start on (a DATE-TIME UNTIL keeps its date).
   public var until: LocalDate?
+  /// BYMONTH: months 1 to 12.
   public var byMonth: [Int] = []
+  /// BYMONTHDAY: days 1 to 31, or -1 (the last) to -31.
   public var byMonthDay: [Int] = []
+  /// BYDAY.
   public var byDay: [DaySpec] = []
+  /// BYSETPOS: positions (from the end when negative) in each period's dates.
   public var bySetPos: [Int] = []
+  /// WKST: the first day of a week, for FREQ=WEEKLY with INTERVAL > 1.
   public var weekStart: Weekday = .monday
 
   /// Parses an RRULE value; on failure, the message says which part is wrong.
