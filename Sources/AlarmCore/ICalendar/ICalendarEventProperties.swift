@@ -43,7 +43,6 @@ struct EventProperties {
 
   func build(problems: inout [(Int, String)]) -> Outcome {
     var outcome = Outcome()
-    let name = summary.map { "'\($0)'" } ?? "at line \(line)"
     if let recurrenceID {
       if let value = ICalendarValue.dateOrDateTime(recurrenceID.value) {
         outcome.replaces = value.date
@@ -68,9 +67,9 @@ struct EventProperties {
       problems.append((line, "event \(name) has no dtstart; dropped"))
       return outcome
     }
-    guard let first = date(start, "dtstart", name, &problems) else { return outcome }
+    guard let first = date(start, "dtstart", &problems) else { return outcome }
     guard !first.timed else { return outcome }  // a timed event is not a day off
-    guard let length = length(from: first.date, name, &problems) else { return outcome }
+    guard let length = length(from: first.date, &problems) else { return outcome }
     var event = ICalendarEvent(
       uid: uid, summary: summary ?? "all-day event", start: first.date, length: length,
       rule: nil, extraStarts: [], excludedStarts: [], line: line)
@@ -116,7 +115,7 @@ struct EventProperties {
   }
 
   private func date(
-    _ line: ContentLine, _ what: String, _ name: String, _ problems: inout [(Int, String)]
+    _ line: ContentLine, _ what: String, _ problems: inout [(Int, String)]
   ) -> (date: LocalDate, timed: Bool)? {
     guard let value = ICalendarValue.dateOrDateTime(line.value),
       !(value.timed && line.parameter("VALUE")?.uppercased() == "DATE")
@@ -129,10 +128,10 @@ struct EventProperties {
 
   /// Days covered from `start`: DTEND (exclusive), else DURATION, else one.
   private func length(
-    from start: LocalDate, _ name: String, _ problems: inout [(Int, String)]
+    from start: LocalDate, _ problems: inout [(Int, String)]
   ) -> Int? {
     if let end {
-      guard let value = date(end, "dtend", name, &problems) else { return nil }
+      guard let value = date(end, "dtend", &problems) else { return nil }
       let days = value.date.daysSinceEpoch - start.daysSinceEpoch
       guard days >= 1 else {
         if days < 0 {
@@ -152,4 +151,8 @@ struct EventProperties {
     }
     return 1
   }
+
+  /// The event in a message: `'Christmas Day'`, or `at line 12` without a SUMMARY
+  /// (built only for a warning).
+  private var name: String { summary.map { "'\($0)'" } ?? "at line \(line)" }
 }
