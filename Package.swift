@@ -45,7 +45,8 @@ let package = Package(
       name: "alarmclock-bench",
       dependencies: ["AlarmCore", "AlarmPlatform"]),
     .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
-    .testTarget(name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML"]),
+    .testTarget(
+      name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML", "AudioTestSupport"]),
     .target(name: "AudioTestSupport", path: "Tests/AudioTestSupport"),
     .testTarget(
       name: "AlarmPlatformTests",
