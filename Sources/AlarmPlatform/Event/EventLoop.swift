@@ -71,7 +71,7 @@ public final class EventLoop {
   public let handle: EventLoopHandle
   /// Client work done per round before the loop polls the urgent sources again (at least
   /// one client item runs per round, so a single slow handler can exceed it once).
-  public var clientBudget: Duration = .milliseconds(3)
+  public var clientBudget: Duration = .milliseconds(1)
   private let epoll: FileDescriptor
   private let clientEpoll: FileDescriptor
   private var registrations: [UInt64: Registration] = [:]  // by epoll token
