@@ -81,6 +81,8 @@ import Testing
     let fixture = try ControlFixture(limits: limits) { $0 }
     let idle = try fixture.connect()
     let active = try fixture.connect()
+    let partial = try fixture.connect()
+    partial.send("{\"cmd\":")  // a request never finished counts as idle
     var sent = 0
     var lastSend = ContinuousClock.now
     let end = ContinuousClock.now + .milliseconds(900)
@@ -93,9 +95,11 @@ import Testing
           lastSend = .now
         }
         idle.poll()
+        partial.poll()
         return ContinuousClock.now > end
       })
     #expect(idle.closed && idle.lines == ["idle"])
+    #expect(partial.closed && partial.lines == ["idle"])
     #expect(!active.closed && fixture.server.clientCount == 1)
     #expect(try fixture.turn { active.poll().last == "idle" && active.closed })
     #expect(fixture.server.clientCount == 0)

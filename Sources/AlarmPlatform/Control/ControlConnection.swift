@@ -67,10 +67,9 @@ final class ControlConnection {
     start = 0
   }
 
-  /// Waiting for nothing: no request buffered, none with the handler, nothing to send.
-  var isIdle: Bool {
-    !awaitingReply && !queued && start == input.count && sent == output.count && !draining
-  }
+  /// No complete request buffered nor with the handler (a partial line, unread replies or
+  /// a refused client's drain do not count as activity).
+  var isIdle: Bool { !awaitingReply && !queued && !hasLine }
 }
 
 /// The way to answer one request: `reply` once, now or later, on the loop's thread.
