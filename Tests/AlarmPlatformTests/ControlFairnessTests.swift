@@ -142,4 +142,44 @@ import Testing
     #expect(try fixture.turn { greedy.poll().count == 10 })
     #expect(ContinuousClock.now - start > .seconds(1))
   }
+
+  @Test func aDeferredReplyHoldsTheConnectionsNextRequestOnly() throws {
+    let loop = try EventLoop()
+    let dir = InputFixture.tempDirectory()
+    defer { InputFixture.removeTree(dir) }
+    var held: [(String, ControlResponder)] = []
+    let server = try ControlServer(
+      listener: try UnixListener(path: dir + "/c.sock"), loop: loop,
+      handler: { line, responder in
+        let text = String(decoding: line, as: UTF8.self)
+        if text.hasPrefix("later") {
+          held.append((text, responder))
+        } else {
+          responder.reply(Array(text.utf8))
+        }
+      },
+      lineTooLong: [], tooManyClients: [])
+    defer { server.close() }
+    func connect() throws -> ControlTestClient {
+      let fd = try FileDescriptor.unixSocket(Int32(SOCK_STREAM.rawValue), nonBlocking: true)
+      try fd.connect(to: UnixSocketAddress(dir + "/c.sock"))
+      return ControlTestClient(fd: fd)
+    }
+    func turn(until condition: () -> Bool) throws -> Bool {
+      let end = ContinuousClock.now + .seconds(10)
+      while !condition() && ContinuousClock.now < end {
+        try loop.runOnce(timeout: .milliseconds(20))
+      }
+      return condition()
+    }
+    let a = try connect()
+    a.send("later1\nnow\n")
+    let b = try connect()
+    b.send("other\n")
+    #expect(try turn { held.count == 1 && b.poll() == ["other"] })
+    for _ in 0..<5 { try loop.runOnce(timeout: .milliseconds(10)) }
+    #expect(a.poll().isEmpty)
+    held[0].1.reply(Array("done1".utf8))
+    #expect(try turn { a.poll() == ["done1", "now"] })
+  }
 }
