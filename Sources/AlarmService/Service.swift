@@ -241,8 +241,10 @@ public final class Service {
         "bind(\(paths.socket))", errno: EADDRINUSE,
         detail: "another alarmclock is already running there")
     }
+    // Descriptors for clients come from a raised limit, with room kept for a ring's.
+    let clientCap = ControlServer.Limits.maxClients(fileLimit: FileLimit.raiseToHard())
     server = try ControlServer(
-      listener: listener, loop: loop,
+      listener: listener, loop: loop, limits: .init(maxClients: clientCap),
       handler: { [unowned self] line, responder in
         self.socketRequest(line, responder)
       },

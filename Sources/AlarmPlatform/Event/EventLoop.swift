@@ -1,8 +1,9 @@
+import AlarmCore
+import CShim
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import AlarmCore
-import CShim
 
 /// What a registered descriptor is ready for (or what went wrong with it).
 public struct IOEvents: OptionSet, Sendable, Hashable, CustomStringConvertible {
@@ -21,16 +22,32 @@ public struct IOEvents: OptionSet, Sendable, Hashable, CustomStringConvertible {
 
   public var description: String {
     let names: [(IOEvents, String)] = [
-      (.readable, "readable"), (.writable, "writable"), (.hangup, "hangup"), (.peerClosed, "peerClosed"),
+      (.readable, "readable"), (.writable, "writable"), (.hangup, "hangup"),
+      (.peerClosed, "peerClosed"),
       (.error, "error"),
     ]
     return "[" + names.filter { !intersection($0.0).isEmpty }.map(\.1).joined(separator: ",") + "]"
   }
 }
 
+/// How urgently a registration's events are served (see `EventLoop`).
+public enum EventPriority: Sendable, Hashable {
+  /// Timers, signals, inputs, mailboxes, hooks: dispatched first, every round, unbudgeted.
+  case urgent
+  /// Work a client asks for (control connections): served round-robin in bounded turns
+  /// after the urgent events, so no client traffic can delay an urgent source for long.
+  case client
+}
+
 /// A single-threaded epoll loop. Descriptors are registered with a handler that runs on the
 /// loop's thread when they become ready. `run()` sleeps in one `epoll_wait` with no timeout:
 /// the loop never wakes up unless something happened (timers are `TimerFd`s).
+///
+/// Fairness: `.client` registrations live in a second epoll set nested in the main one.
+/// Each round dispatches every ready urgent event first, then one client turn: queued client
+/// items (ready client descriptors and `queueClientWork` tasks, in FIFO order) until
+/// `clientBudget` of CLOCK_MONOTONIC time is spent. Whatever is left waits for the next
+/// round, which polls the urgent sources first (without sleeping while client work waits).
 ///
 /// Everything except `handle` is for the loop's own thread. Other threads talk to the loop
 /// through `handle.post { }`, `handle.stop()` and `Mailbox`es, which wake it through an eventfd.
@@ -40,39 +57,62 @@ public final class EventLoop {
 
   private struct Registration {
     var fd: Int32
+    var priority: EventPriority
+    var interest: IOEvents
     var handler: Handler
+  }
+
+  private enum ClientItem {
+    case ready(token: UInt64, events: IOEvents)
+    case task(() -> Void)
   }
 
   /// The thread-safe way in: post tasks, stop the loop.
   public let handle: EventLoopHandle
+  /// Client work done per round before the loop polls the urgent sources again (at least
+  /// one client item runs per round, so a single slow handler can exceed it once).
+  public var clientBudget: Duration = .milliseconds(1)
   private let epoll: FileDescriptor
+  private let clientEpoll: FileDescriptor
   private var registrations: [UInt64: Registration] = [:]  // by epoll token
   private var tokens: [Int32: UInt64] = [:]  // fd -> its current token
   private var nextToken: UInt64 = 1
   private var stopRequested = false
   private var mailboxDrains: [Int: () -> Void] = [:]
+  private var clientQueue: [ClientItem] = []
+  private var clientHead = 0
+  private var queuedReady = 0  // `.ready` items in the queue
   private static let inboxToken: UInt64 = 0
+  private static let clientSetToken = UInt64.max
 
   public init() throws(SystemError) {
     let fd = try retryingEINTR("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
     epoll = FileDescriptor(owning: fd)
+    let clientFD = try retryingEINTR("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) }
+    clientEpoll = FileDescriptor(owning: clientFD)
     handle = EventLoopHandle(wake: try EventFd())
     let wakeFD = handle.wake.descriptor.rawValue
     try retryingEINTR("epoll_ctl(ADD, eventfd)") {
       cshim_epoll_ctl(fd, EPOLL_CTL_ADD, wakeFD, cshim_EPOLLIN, EventLoop.inboxToken)
     }
+    // An epoll set is readable while any of its descriptors is ready.
+    try retryingEINTR("epoll_ctl(ADD, client set)") {
+      cshim_epoll_ctl(fd, EPOLL_CTL_ADD, clientFD, cshim_EPOLLIN, EventLoop.clientSetToken)
+    }
   }
 
   /// Calls `handler` whenever `fd` is ready for `interest` (hangup and error are always
-  /// reported). Registering an fd again replaces its interest and handler. The loop does not
-  /// own `fd`: unregister it before closing it.
+  /// reported). Registering an fd again replaces its interest, priority and handler. The
+  /// loop does not own `fd`: unregister it before closing it.
   public func register(
-    _ fd: FileDescriptor, interest: IOEvents, handler: @escaping Handler
+    _ fd: FileDescriptor, interest: IOEvents, priority: EventPriority = .urgent,
+    handler: @escaping Handler
   ) throws(SystemError) {
     let raw = fd.rawValue
+    if let old = tokens[raw], registrations[old]?.priority != priority { unregister(fd) }
     let token = nextToken
     nextToken += 1
-    let ep = epoll.rawValue
+    let ep = set(for: priority)
     let events = interest.rawValue
     do throws(SystemError) {
       try retryingEINTR("epoll_ctl(ADD, \(fd))") {
@@ -85,33 +125,44 @@ public final class EventLoop {
     }
     if let old = tokens[raw] { registrations[old] = nil }
     tokens[raw] = token
-    registrations[token] = Registration(fd: raw, handler: handler)
+    registrations[token] = Registration(
+      fd: raw, priority: priority, interest: interest, handler: handler)
   }
 
   /// Changes what a registered descriptor is watched for, keeping its handler.
   public func modify(_ fd: FileDescriptor, interest: IOEvents) throws(SystemError) {
     let raw = fd.rawValue
-    guard let token = tokens[raw] else {
+    guard let token = tokens[raw], let registration = registrations[token] else {
       throw SystemError("epoll_ctl(MOD, \(fd))", errno: ENOENT)
     }
-    let ep = epoll.rawValue
+    let ep = set(for: registration.priority)
     let events = interest.rawValue
     try retryingEINTR("epoll_ctl(MOD, \(fd))") {
       cshim_epoll_ctl(ep, EPOLL_CTL_MOD, raw, events, token)
     }
+    registrations[token]?.interest = interest
   }
 
-  /// Stops watching `fd`. Events already collected for it in this round are dropped.
+  /// Stops watching `fd`. Events already collected for it are dropped.
   /// Unknown descriptors are ignored.
   public func unregister(_ fd: FileDescriptor) {
     let raw = fd.rawValue
     guard let token = tokens.removeValue(forKey: raw) else { return }
-    registrations[token] = nil
-    _ = cshim_epoll_ctl(epoll.rawValue, EPOLL_CTL_DEL, raw, 0, 0)
+    let priority = registrations.removeValue(forKey: token)?.priority ?? .urgent
+    _ = cshim_epoll_ctl(set(for: priority), EPOLL_CTL_DEL, raw, 0, 0)
   }
 
   /// True while `fd` is registered.
   public func isRegistered(_ fd: FileDescriptor) -> Bool { tokens[fd.rawValue] != nil }
+
+  /// Runs `work` on the loop thread in a later client turn, after the client items already
+  /// queued: how a client with more buffered requests waits for its next turn.
+  public func queueClientWork(_ work: @escaping () -> Void) {
+    clientQueue.append(.task(work))
+  }
+
+  /// True while client items wait for a turn (the loop then polls instead of sleeping).
+  public var hasClientWork: Bool { clientHead < clientQueue.count }
 
   /// Runs until `stop()` (or `handle.stop()`); throws only if epoll itself fails.
   public func run() throws(SystemError) {
@@ -124,13 +175,16 @@ public final class EventLoop {
   /// Makes `run()` return after the current round of handlers.
   public func stop() { stopRequested = true }
 
-  /// Waits once for events (at most `timeout`; nil waits forever) and dispatches them.
-  /// Returns the number of events handled.
+  /// Waits once for events (at most `timeout`; nil waits forever; no wait while client work
+  /// is queued), dispatches the urgent ones, then runs one budgeted client turn. Returns the
+  /// number of urgent events and client items handled.
   @discardableResult
   public func runOnce(timeout: Duration?) throws(SystemError) -> Int {
     var ready = [cshim_epoll_ready](repeating: cshim_epoll_ready(), count: 64)
     let ms: Int32
-    if let timeout {
+    if hasClientWork {
+      ms = 0
+    } else if let timeout {
       let (s, atto) = timeout.components
       ms = Int32(clamping: max(0, s * 1000 + atto / 1_000_000_000_000_000))
     } else {
@@ -140,16 +194,75 @@ public final class EventLoop {
     let count = try retryingEINTR("epoll_wait") {
       ready.withUnsafeMutableBufferPointer { cshim_epoll_wait(ep, $0.baseAddress, 64, ms) }
     }
+    var handled = 0
+    var clientsReady = false
     // Look handlers up per event: an earlier handler may have unregistered a later fd.
     for event in ready[..<Int(count)] {
-      if event.token == EventLoop.inboxToken {
+      switch event.token {
+      case EventLoop.inboxToken:
         drainInbox()
-        continue
+        handled += 1
+      case EventLoop.clientSetToken:
+        clientsReady = true
+      default:
+        guard let registration = registrations[event.token] else { continue }
+        registration.handler(IOEvents(rawValue: event.events))
+        handled += 1
       }
-      guard let registration = registrations[event.token] else { continue }
-      registration.handler(IOEvents(rawValue: event.events))
     }
-    return Int(count)
+    if clientsReady || hasClientWork {
+      handled += try clientTurn(pollSet: clientsReady)
+    }
+    return handled
+  }
+
+  private func set(for priority: EventPriority) -> Int32 {
+    priority == .urgent ? epoll.rawValue : clientEpoll.rawValue
+  }
+
+  /// Runs queued client items until the budget is spent. Ready client descriptors are
+  /// collected only once the previous batch is served: they are level-triggered, so a
+  /// descriptor still queued would otherwise be queued twice.
+  private func clientTurn(pollSet: Bool) throws(SystemError) -> Int {
+    if pollSet && queuedReady == 0 {
+      var ready = [cshim_epoll_ready](repeating: cshim_epoll_ready(), count: 64)
+      let cep = clientEpoll.rawValue
+      let count = try retryingEINTR("epoll_wait(clients)") {
+        ready.withUnsafeMutableBufferPointer { cshim_epoll_wait(cep, $0.baseAddress, 64, 0) }
+      }
+      for event in ready[..<Int(count)] {
+        clientQueue.append(.ready(token: event.token, events: IOEvents(rawValue: event.events)))
+      }
+      queuedReady = Int(count)
+    }
+    let deadline = TimerFd.Clock.monotonic.now() + clientBudget
+    // Items queued during this turn (a client's next request) wait for the next one.
+    let end = clientQueue.count
+    var handled = 0
+    while clientHead < end {
+      let item = clientQueue[clientHead]
+      clientHead += 1
+      handled += 1
+      switch item {
+      case .task(let work):
+        work()
+      case .ready(let token, let events):
+        queuedReady -= 1
+        // The interest may have narrowed since the event was collected.
+        guard let registration = registrations[token] else { continue }
+        let wanted = events.intersection(registration.interest.union([.hangup, .error]))
+        if !wanted.isEmpty { registration.handler(wanted) }
+      }
+      if TimerFd.Clock.monotonic.now() >= deadline { break }
+    }
+    if clientHead == clientQueue.count {
+      clientQueue.removeAll(keepingCapacity: clientQueue.count <= 1024)
+      clientHead = 0
+    } else if clientHead >= 1024 {
+      clientQueue.removeFirst(clientHead)
+      clientHead = 0
+    }
+    return handled
   }
 
   /// A typed channel from other threads into this loop: `send` from anywhere, and `handler`

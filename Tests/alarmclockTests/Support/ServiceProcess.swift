@@ -11,10 +11,15 @@ final class ServiceProcess {
   var socket: String { dir.file("state/control.sock") }
   var logPath: String { dir.file("service.log") }
   private var logHandle: FileHandle?
+  private let launcher: [String]
 
   /// Writes `config` and starts the service; returns once it said it is ready.
-  init(dir: TempDir, config: String, environment: [String: String] = [:]) throws {
+  /// `launcher` runs the binary (e.g. `prlimit --nofile=96:96 --`), when given.
+  init(
+    dir: TempDir, config: String, environment: [String: String] = [:], launcher: [String] = []
+  ) throws {
     self.dir = dir
+    self.launcher = launcher
     try config.write(toFile: configPath, atomically: true, encoding: .utf8)
     try start(environment: environment)
   }
@@ -23,11 +28,12 @@ final class ServiceProcess {
   func start(environment: [String: String] = [:]) throws {
     let previous = log
     let p = Process()
-    p.executableURL = URL(fileURLWithPath: CLI.binary)
-    p.arguments = [
-      "run", "--config", configPath, "--state-dir", stateDir, "--socket", socket,
-      "--log-level", "debug", "--no-terminal",
-    ]
+    p.executableURL = URL(fileURLWithPath: launcher.first ?? CLI.binary)
+    p.arguments =
+      launcher.dropFirst() + (launcher.isEmpty ? [] : [CLI.binary]) + [
+        "run", "--config", configPath, "--state-dir", stateDir, "--socket", socket,
+        "--log-level", "debug", "--no-terminal",
+      ]
     var env = ProcessInfo.processInfo.environment
     env["TZ"] = "UTC"
     env["NOTIFY_SOCKET"] = nil
