@@ -249,8 +249,7 @@ public final class Service {
         self.socketRequest(line, responder)
       },
       lineTooLong: ControlReply.lineTooLong.encodedLine().dropLast(),
-      tooManyClients: ControlReply.failure(ControlError(.internal, "too many clients; try again"))
-        .encodedLine().dropLast())
+      tooManyClients: ControlServer.failureLine("too many clients; try again"))
   }
 
 }
