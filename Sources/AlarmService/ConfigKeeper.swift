@@ -16,6 +16,8 @@ final class ConfigKeeper {
   struct Snapshot {
     var config: Config
     var zone: TimeZoneRules
+    /// Its `skip_calendars` files as read with it.
+    var calendars = SkipCalendarFiles.Loaded()
     /// The file it was read from (the config, or the last-good copy).
     var source: String
   }
@@ -99,10 +101,12 @@ final class ConfigKeeper {
       return .rejected(errors: errors)
     }
     errors = []
-    current = Snapshot(config: config, zone: loaded.zone, source: path)
+    current = Snapshot(
+      config: config, zone: loaded.zone, calendars: loaded.calendars, source: path)
     // Best effort: without the copy only the fallback after a restart is lost.
     try? AtomicFile.write(bytes, to: lastGoodPath, mode: 0o640)
-    return .applied(warnings: loaded.result.warnings.map { $0.formatted(path: path) })
+    return .applied(
+      warnings: loaded.result.warnings.map { $0.formatted(path: path) } + loaded.calendarWarnings)
   }
 
   /// `ConfigStatus` for `status`.
@@ -116,7 +120,8 @@ final class ConfigKeeper {
     guard case .success(let loaded) = ConfigFile.load(path, environment: environment, now: now),
       let config = loaded.config
     else { return nil }
-    return Snapshot(config: config, zone: loaded.zone, source: path)
+    return Snapshot(
+      config: config, zone: loaded.zone, calendars: loaded.calendars, source: path)
   }
 
   /// No alarms, default settings: what runs when nothing usable exists yet.

@@ -5,6 +5,8 @@ import AlarmService
 struct OfflineConfig {
   var config: Config
   var zone: TimeZoneRules
+  /// The `skip_calendars` days off around today.
+  var daysOff = DaysOff()
 
   static func load(_ option: String?, env: [String: String]) -> OfflineConfig? {
     let path = ConfigFile.path(option, environment: env)
@@ -18,7 +20,8 @@ struct OfflineConfig {
         printError("\(path) has errors; run 'alarmclock check' after fixing them")
         return nil
       }
-      return OfflineConfig(config: config, zone: loaded.zone)
+      return OfflineConfig(
+        config: config, zone: loaded.zone, daysOff: loaded.daysOff(at: currentInstant()))
     }
   }
 }
