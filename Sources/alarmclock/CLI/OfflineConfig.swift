@@ -5,8 +5,13 @@ import AlarmService
 struct OfflineConfig {
   var config: Config
   var zone: TimeZoneRules
-  /// The `skip_calendars` days off around today.
-  var daysOff = DaysOff()
+  /// The `skip_calendars` files, read and parsed.
+  var calendars: [String: ICalendarFile] = [:]
+
+  /// The calendars' days off around the local date of `instant`.
+  func daysOff(at instant: Instant) -> DaysOff {
+    DaysOff(files: calendars, today: zone.local(at: instant).date)
+  }
 
   static func load(_ option: String?, env: [String: String]) -> OfflineConfig? {
     let path = ConfigFile.path(option, environment: env)
@@ -21,7 +26,7 @@ struct OfflineConfig {
         return nil
       }
       return OfflineConfig(
-        config: config, zone: loaded.zone, daysOff: loaded.daysOff(at: currentInstant()))
+        config: config, zone: loaded.zone, calendars: loaded.calendars.files)
     }
   }
 }

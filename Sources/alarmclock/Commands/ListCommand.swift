@@ -34,9 +34,9 @@ struct ListCommand: Command {
     let text = AlarmText(DisplayLocale(environment: env))
     let alarms = loaded.config.alarms.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
     let done = doneOneOffs(loaded.config)
-    let schedule = Schedule(
-      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff)
     let now = currentInstant()
+    let schedule = Schedule(
+      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: now))
     let skipped = Dictionary(
       alarms.map { a in
         (

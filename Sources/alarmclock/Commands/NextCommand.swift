@@ -48,7 +48,7 @@ struct NextCommand: Command {
       start = instant
     }
     let schedule = Schedule(
-      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff)
+      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: start))
     let firings = schedule.upcoming(after: start, limit: count, marks: ScheduleMarks())
     // Each firing's skipped occurrences: from the alarm's previous firing shown, or start.
     var previous: [String: Instant] = [:]
