@@ -59,10 +59,10 @@ import Testing
       timezone = "Europe/Berlin"
 
       [[alarm]]
-      id = "work"
+      id = "office"
+      label = "Office"
       time = "06:45"
       days = "weekdays"
-      label = "Work"
       skip_calendars = ["google-us-holidays.ics"]
       skip = [2027-12-27, { from = 2027-12-28, to = 2028-01-04 }]
       """, ["google-us-holidays.ics"])
@@ -70,7 +70,7 @@ import Testing
     let text = try CLI.run(["next", "--config", path, "--from", from])
     #expect(text.status == 0, "\(text.stderr)")
     let lines = text.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("Wed 06:45 Work") == true, "\(text.stdout)")
+    #expect(lines.first?.hasPrefix("Wed 06:45 Office") == true, "\(text.stdout)")
     #expect(
       Array(lines.dropFirst()) == [
         "  skipped: Christmas Eve (2027-12-24)", "  skipped: 2027-12-27",

@@ -1,0 +1,58 @@
+import AlarmCore
+import AlarmPlatform
+import Glibc
+import Testing
+
+@testable import AlarmService
+
+/// `skip_calendars` in the running service: an edited calendar file changes the next
+/// firing without a restart; an unreadable one keeps its last good version.
+@Suite(.serialized) struct ServiceCalendarTests {
+  typealias H = ServiceHarness
+
+  /// An Outlook-style export (CRLF) with one all-day event on `day`, or none.
+  static func calendar(_ day: String?) -> String {
+    let event =
+      day.map {
+        "BEGIN:VEVENT\r\nUID:1@test\r\nDTSTART;VALUE=DATE:\($0)\r\nSUMMARY:Holiday\r\nEND:VEVENT\r\n"
+      } ?? ""
+    return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//test//EN\r\n\(event)END:VCALENDAR\r\n"
+  }
+
+  private func nextDate(_ h: H) -> LocalDate? {
+    h.service.engine.upcoming(after: h.clock.now, count: 1).first?.date
+  }
+
+  @Test func editingTheCalendarMovesTheNextFiringWithoutARestart() throws {
+    let alarm = H.alarm("wake", "07:00") + "skip_calendars = [\"days-off.ics\"]\n"
+    let h = try H(
+      config: H.config(alarm), at: H.at(6, 0),
+      prepare: { h, dir in try h.write(Self.calendar(nil), to: dir + "/days-off.ics") })
+    #expect(nextDate(h) == LocalDate(year: 2040, month: 1, day: 2))
+    #expect(h.plan.deadline < H.at(7, 0))
+
+    // Today becomes a holiday: the alarm moves to tomorrow.
+    try H.write(Self.calendar("20400102"), to: h.dir + "/days-off.ics")
+    try #require(
+      try h.turn { nextDate(h) == LocalDate(year: 2040, month: 1, day: 3) },
+      "the calendar edit was not seen:\n\(h.log)")
+    #expect(h.log.contains("days-off.ics read again: 1 all-day events"))
+    #expect(h.plan.deadline > H.at(7, 0))
+
+    // An unreadable file keeps the last good version, also on reload.
+    unlink(h.dir + "/days-off.ics")
+    mkdir(h.dir + "/days-off.ics", 0o755)
+    h.service.reloadConfig(reason: "test", force: true)
+    #expect(h.log.contains("its last good version stays in force"))
+    #expect(nextDate(h) == LocalDate(year: 2040, month: 1, day: 3))
+  }
+
+  @Test func aMissingCalendarIsAConfigErrorAndTheLastGoodConfigStays() throws {
+    let h = try H(config: H.config(H.alarm("wake", "07:00")), at: H.at(6, 0))
+    let edited = H.alarm("wake", "07:30") + "skip_calendars = [\"nowhere.ics\"]\n"
+    try H.write(H.config(edited), to: h.configPath)
+    try #require(try h.turn { !h.service.configs.errors.isEmpty }, "not seen:\n\(h.log)")
+    #expect(h.service.configs.errors.contains { $0.contains("nowhere.ics': cannot open") })
+    #expect(h.service.engine.alarms["wake"]?.time == LocalTime(hour: 7, minute: 0))
+  }
+}
