@@ -153,4 +153,28 @@ import Testing
     #expect(next.stdout.contains("  warning: 'Wake' will not ring before "))
     #expect(next.stdout.contains("... and more skipped occurrences"))
   }
+
+  @Test func editSetsAndUnsetsSkipCalendarsAndRefusesAMissingFile() throws {
+    let dir = try TempDir("cal")
+    defer { dir.remove() }
+    let path = try setUp(
+      dir, "[[alarm]]\nid = \"gym\"\ntime = \"07:00\"\ndays = \"daily\"\n",
+      ["thunderbird-us.ics"])
+    let missing = try CLI.run(["edit", "gym", "--config", path, "--skip-calendar", "gone.ics"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("skip calendar '\(dir.path)/gone.ics': cannot open"))
+    #expect(missing.stderr.contains("nothing was changed"))
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains("skip_calendars") == false)
+
+    let set = try CLI.run([
+      "edit", "gym", "--config", path, "--skip-calendar", "thunderbird-us.ics",
+    ])
+    #expect(set.status == 0, "\(set.stderr)")
+    #expect(
+      try String(contentsOfFile: path, encoding: .utf8).contains(
+        "skip_calendars = [\"thunderbird-us.ics\"]\n"))
+    let unset = try CLI.run(["edit", "gym", "--config", path, "--unset", "skip_calendars"])
+    #expect(unset.status == 0, "\(unset.stderr)")
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains("skip_calendars") == false)
+  }
 }
