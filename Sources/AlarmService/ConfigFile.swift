@@ -87,8 +87,11 @@ public enum ConfigFile {
   }
 
   /// Decodes and validates config bytes read from `path` and resolves the time zone.
+  /// With `requireCalendars` false (the last-good fallback), an unreadable calendar is
+  /// reported but leaves the config usable: ringing on a holiday beats not ringing.
   public static func decode(
-    _ bytes: [UInt8], path: String, environment: [String: String], now: Instant?
+    _ bytes: [UInt8], path: String, environment: [String: String], now: Instant?,
+    requireCalendars: Bool = true
   ) -> Result<LoadedConfig, ConfigFileError> {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       return .failure(ConfigFileError("\(path): not UTF-8 text"))
@@ -112,7 +115,7 @@ public enum ConfigFile {
       let calendars = SkipCalendarFiles.load(config, configPath: path)
       loaded.calendars = calendars
       loaded.messages += calendars.errors
-      if calendars.errors.isEmpty {
+      if calendars.errors.isEmpty || !requireCalendars {
         let when = now ?? currentInstant()
         loaded.calendarWarnings =
           calendars.warnings

@@ -56,7 +56,9 @@ final class ConfigKeeper {
       for w in warnings { log(.warning, w) }
     case .rejected(let errors):
       for e in errors { log(.error, e) }
-      if let saved = ConfigKeeper.decode(lastGoodPath, environment: environment, now: now) {
+      if let saved = ConfigKeeper.decode(
+        lastGoodPath, as: path, environment: environment, now: now)
+      {
         current = saved
         log(
           .error,
@@ -114,10 +116,14 @@ final class ConfigKeeper {
     ConfigStatus(path: path, ok: errors.isEmpty, errors: errors)
   }
 
-  private static func decode(_ path: String, environment: [String: String], now: Instant)
-    -> Snapshot?
-  {
-    guard case .success(let loaded) = ConfigFile.load(path, environment: environment, now: now),
+  /// The saved copy at `path`, decoded as if it were `configPath`: its relative paths
+  /// (`skip_calendars`, `sound_dirs`, ...) are the config directory's, not the state's.
+  private static func decode(
+    _ path: String, as configPath: String, environment: [String: String], now: Instant
+  ) -> Snapshot? {
+    guard case .success(let bytes) = ConfigFile.read(path),
+      case .success(let loaded) = ConfigFile.decode(
+        bytes, path: configPath, environment: environment, now: now, requireCalendars: false),
       let config = loaded.config
     else { return nil }
     return Snapshot(

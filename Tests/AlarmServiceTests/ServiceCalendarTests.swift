@@ -55,4 +55,20 @@ import Testing
     #expect(h.service.configs.errors.contains { $0.contains("nowhere.ics': cannot open") })
     #expect(h.service.engine.alarms["wake"]?.time == LocalTime(hour: 7, minute: 0))
   }
+
+  /// At start with a broken file, the last good copy (in the state directory) is used with
+  /// its calendars found beside the config, not beside the copy.
+  @Test func theLastGoodFallbackFindsItsCalendarsBesideTheConfig() throws {
+    let good = H.config(H.alarm("wake", "07:00") + "skip_calendars = [\"days-off.ics\"]\n")
+    let h = try H(
+      config: good, at: H.at(6, 0),
+      prepare: { h, dir in
+        try h.write(Self.calendar("20400102"), to: dir + "/days-off.ics")
+        mkdir(dir + "/state", 0o750)
+        try h.write(good, to: dir + "/state/last-good.toml")
+        try h.write("[[alarm]]\ntime = \"7 o'clock\"\n", to: dir + "/alarms.toml")
+      })
+    #expect(h.log.contains("ringing the last good config"), "\(h.log)")
+    #expect(nextDate(h) == LocalDate(year: 2040, month: 1, day: 3))
+  }
 }
