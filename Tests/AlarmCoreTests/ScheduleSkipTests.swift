@@ -81,6 +81,23 @@ import Testing
     #expect(daysOff.isStale(today: day("2027-08-12")))
   }
 
+  @Test func aRangeToTheEndOfTimeIsOneStepAndNeverRings() throws {
+    let berlin = try zone("Europe/Berlin")
+    var work = weekdays()
+    work.skipRanges = [
+      DateRange(from: day("2027-07-19"), to: day("2027-07-30")),
+      DateRange(from: day("2027-08-02"), to: day("9999-12-31")),
+    ]
+    let s = Schedule(alarms: [work], zone: berlin)
+    let from = berlin.wall("2027-07-16", "12:00")
+    let clock = ContinuousClock()
+    let started = clock.now
+    #expect(s.next(after: from, marks: .init()) == nil)
+    #expect(clock.now - started < .seconds(1))
+    // The reasons stop at 60 (10 of the first range, 50 of the second).
+    #expect(s.skipped(of: "work", after: from, marks: .init()).count == 60)
+  }
+
   @Test func aSkippedOneOffDateIsSaid() throws {
     let berlin = try zone("Europe/Berlin")
     var once = Alarm(id: "once", time: clock("09:00"), date: day("2027-12-25"))

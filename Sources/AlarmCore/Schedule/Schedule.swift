@@ -205,7 +205,7 @@ private struct Context {
     // that rings: a calendar or range covering every day pushes the firing past its end,
     // never makes the alarm silently never ring.
     var daysLeft = 7 * 3 + 2
-    while daysLeft > 0 {
+    while daysLeft > 0, date.year <= 9999 {
       defer {
         date = date.adding(days: 1)
         daysLeft -= 1
@@ -216,6 +216,11 @@ private struct Context {
         // No day map for the skipped days of a long vacation but the first two.
         if date.daysSinceEpoch > firstDay + 2 || instant(date, alarm.time) > t {
           collect(date, reason)
+        }
+        // Past a range in one step once nothing more is collected: a range to 9999
+        // costs one step, not millions.
+        if case .range(let range) = reason, collected.count >= collectLimit, range.to > date {
+          date = range.to
         }
         continue
       }
