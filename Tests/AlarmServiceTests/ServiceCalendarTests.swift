@@ -71,4 +71,24 @@ import Testing
     #expect(h.log.contains("ringing the last good config"), "\(h.log)")
     #expect(nextDate(h) == LocalDate(year: 2040, month: 1, day: 3))
   }
+
+  /// The days-off table reaches 400 days ahead; once the date passes its middle the
+  /// hourly check rebuilds it, and a day off that was out of reach counts.
+  @Test func theWindowMovesOnceTheDatePassesItsMiddle() throws {
+    let alarm =
+      "\n[[alarm]]\nid = \"trip\"\ntime = \"07:00\"\ndate = 2041-02-10\n"
+      + "skip_calendars = [\"days-off.ics\"]\n"
+    let h = try H(
+      config: H.config(alarm), at: H.at(6, 0),
+      prepare: { h, dir in try h.write(Self.calendar("20410210"), to: dir + "/days-off.ics") })
+    // 2041-02-10 is 405 days ahead: past the table, so the one-off is still due.
+    #expect(nextDate(h) == LocalDate(year: 2041, month: 2, day: 10))
+    h.service.calendarsChanged(reread: false)
+    #expect(nextDate(h) == LocalDate(year: 2041, month: 2, day: 10))
+    // 210 days on, the hourly check renews the table and the day off is known.
+    h.clock.now = H.at(6, 0) + .seconds(210 * 86_400)
+    h.service.calendarsChanged(reread: false)
+    #expect(h.log.contains("calendar days off renewed"))
+    #expect(nextDate(h) == nil)
+  }
 }
