@@ -58,12 +58,12 @@ _alarmclock() {
       devices=$(aplay -L 2>/dev/null | grep -v '^[[:space:]]')
       mapfile -t COMPREPLY < <(compgen -W "$devices" -- "$cur")
       return ;;
-    --sound)
+    --sound | --skip-calendar)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
     --unset)
       mapfile -t COMPREPLY < <(compgen -W "days date label sound volume ramp snooze
-        ring_for skip id enabled" -- "$cur")
+        ring_for skip skip_calendars id enabled" -- "$cur")
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
       | --ring-for | --skip | --id | --mixer)
@@ -81,9 +81,9 @@ _alarmclock() {
     snooze | stop | reload) opts="--socket --config" ;;
     skip | unskip | ring) opts="--socket --config" ;;
     add) opts="--config --days --date --label --sound --volume --ramp --snooze --no-snooze
-      --ring-for --skip --id --disabled" ;;
+      --ring-for --skip --skip-calendar --id --disabled" ;;
     edit) opts="--config --time --days --date --label --sound --volume --ramp --snooze
-      --no-snooze --ring-for --skip --id --disabled --enabled --unset" ;;
+      --no-snooze --ring-for --skip --skip-calendar --id --disabled --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
     *) return ;;
   esac

@@ -29,6 +29,8 @@ public final class Service {
   /// The loop every source is registered on; owned by the thread that calls `run`.
   public let loop: EventLoop
   let configs: ConfigKeeper
+  /// The `skip_calendars` files in force and their days off.
+  let calendars: CalendarKeeper
   var engine: AlarmEngine
   let saver: StateSaver
   var ringer: Ringer
@@ -116,9 +118,12 @@ public final class Service {
     }
     let state = saver.load()
     let current = configs.current
+    calendars = CalendarKeeper(
+      current.calendars, today: current.zone.local(at: now).date, log: log)
     engine = AlarmEngine(
       alarms: current.config.alarms,
-      source: Schedule(alarms: current.config.alarms, zone: current.zone),
+      source: Schedule(
+        alarms: current.config.alarms, zone: current.zone, daysOff: calendars.daysOff),
       state: state, options: Service.engineOptions(current.config))
     let relay = WeakRelay<Service>()
     let mailbox = loop.makeMailbox(RingerEvent.self) { [relay] event in
@@ -183,6 +188,7 @@ public final class Service {
     }
     startWatching()
     startWatchingSystemZone()
+    startCalendars()
     try startServer()
     if options.terminal { startTerminal() }
     startWatchdog()

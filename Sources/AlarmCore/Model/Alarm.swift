@@ -33,8 +33,27 @@ public struct AlarmDefaults: Hashable, Sendable {
   public var snooze: Duration? = .seconds(9 * 60)
   /// How long an alarm rings before it silences itself.
   public var ringFor: Duration = .seconds(10 * 60)
+  /// iCalendar files whose all-day events are days off (`skip_calendars`), resolved paths.
+  public var skipCalendars: [String] = []
 
   public init() {}
+}
+
+/// An inclusive range of dates an alarm does not ring on (`skip = [{ from, to }]`).
+public struct DateRange: Hashable, Sendable, CustomStringConvertible {
+  public var from: LocalDate
+  public var to: LocalDate
+
+  /// The range `from...to`; callers keep `from <= to` (the config refuses the reverse).
+  public init(from: LocalDate, to: LocalDate) {
+    self.from = from
+    self.to = to
+  }
+
+  public func contains(_ date: LocalDate) -> Bool { from <= date && date <= to }
+
+  /// `2027-07-19..2027-07-30`.
+  public var description: String { "\(from)..\(to)" }
 }
 
 /// One alarm, with every setting resolved (defaults already applied).
@@ -65,6 +84,10 @@ public struct Alarm: Hashable, Sendable {
   public var enabled: Bool
   /// Dates on which it does not ring (holidays).
   public var skip: Set<LocalDate>
+  /// Inclusive date ranges on which it does not ring (vacations), in file order.
+  public var skipRanges: [DateRange] = []
+  /// iCalendar files (resolved paths) whose all-day events are days off.
+  public var skipCalendars: [String]
 
   public init(
     id: String, time: LocalTime, days: DaySet = .never, date: LocalDate? = nil,
@@ -83,6 +106,7 @@ public struct Alarm: Hashable, Sendable {
     self.ringFor = defaults.ringFor
     self.enabled = enabled
     self.skip = skip
+    self.skipCalendars = defaults.skipCalendars
   }
 
   /// A one-off rings once: on `date`, or at the next occurrence of `time`

@@ -14,6 +14,9 @@ enum AlarmOptions {
       --no-snooze       snooze off
       --ring-for DUR    silence itself after ringing this long, e.g. 10m
       --skip DATE       a day it does not ring (repeatable; edit: added to the list)
+      --skip-calendar PATH
+                        an iCalendar file whose all-day events are days off
+                        (repeatable; sets skip_calendars to the paths given)
       --id ID           the id (lower-case letters, digits, - and _)
       --disabled        written with enabled = false
     """
@@ -57,6 +60,13 @@ enum AlarmOptions {
     }
     for text in try arguments.options("--skip") {
       changes.addSkips.append(try value("--skip", AlarmValueText.date(text)))
+    }
+    let calendars = try arguments.options("--skip-calendar")
+    if !calendars.isEmpty {
+      guard !calendars.contains(where: \.isEmpty) else {
+        throw UsageError("--skip-calendar needs the path of an iCalendar file")
+      }
+      changes.values[.skipCalendars] = .strings(calendars)
     }
     try take("--id", .id, AlarmValueText.id)
     if arguments.flag("--disabled") { changes.values[.enabled] = .boolean(false) }

@@ -28,7 +28,7 @@ struct CheckCommand: Command {
     case .success(let loaded):
       for m in loaded.messages { printError(m) }
       guard loaded.config != nil else {
-        let errors = loaded.messages.count - loaded.result.warnings.count
+        let errors = loaded.messages.filter { !$0.contains(": warning: ") }.count
         printError("\(path): \(errors) error\(errors == 1 ? "" : "s")")
         return ExitCode.failure
       }

@@ -17,8 +17,8 @@ struct EditCommand: Command {
     \(AlarmOptions.help)
       --enabled         written with enabled = true
       --unset KEY       remove KEY from the alarm (days, date, label, sound, volume,
-                        ramp, snooze, ring_for, skip, id, enabled): it inherits
-                        [defaults] again (repeatable)
+                        ramp, snooze, ring_for, skip, skip_calendars, id,
+                        enabled): it inherits [defaults] again (repeatable)
     """
   var configPath: String?
   var id: String
@@ -34,12 +34,14 @@ struct EditCommand: Command {
       changes.values[.enabled] = .boolean(true)
     }
     for name in try arguments.options("--unset") {
-      guard let key = AlarmKey(rawValue: name == "ring-for" ? "ring_for" : name),
+      let spelled =
+        name == "ring-for" ? "ring_for" : name == "skip-calendars" ? "skip_calendars" : name
+      guard let key = AlarmKey(rawValue: spelled),
         key != .time
       else {
         throw UsageError(
           "--unset wants one of days, date, label, sound, volume, ramp, snooze, ring_for, "
-            + "skip, id, enabled, not '\(name)'")
+            + "skip, skip_calendars, id, enabled, not '\(name)'")
       }
       changes.unset.insert(key)
     }

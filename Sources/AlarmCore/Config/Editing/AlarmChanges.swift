@@ -5,7 +5,9 @@ import TOML
 public enum AlarmKey: String, CaseIterable, Hashable, Sendable, Comparable {
   case id, time, days, date, label, sound, volume, ramp, snooze
   case ringFor = "ring_for"
-  case skip, enabled
+  case skip
+  case skipCalendars = "skip_calendars"
+  case enabled
 
   public static func < (a: AlarmKey, b: AlarmKey) -> Bool {
     allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
