@@ -38,29 +38,24 @@ extension Service {
     }
     // (A resumed ring is logged by the engine, which knows what is left in words.)
     prepared = nil
-    ringer.start(ringRequest(alarm, remaining: remaining))
+    let sound = soundForSession(alarm, now: now)
+    ringer.start(ringRequest(alarm, remaining: remaining, sound: sound))
+    soundRinging(sound)
   }
 
   /// What the ringer plays for `alarm`. A sound that cannot be resolved is never opened:
   /// the request carries why, the ringer rings the fallback tone and reports it once.
-  func ringRequest(_ alarm: Alarm, remaining: Duration) -> RingRequest {
-    var sound: String? = nil
-    var unplayable: SoundError? = nil
-    if let name = alarm.sound {
-      do throws(SoundError) {
-        sound = try Service.soundResolver(config).resolve(name)
-      } catch {
-        unplayable = error
-      }
-    }
+  func ringRequest(_ alarm: Alarm, remaining: Duration, sound chosen: ChosenSound)
+    -> RingRequest
+  {
     let audio = config.audio
     var request = RingRequest(
-      sound: sound, volume: alarm.volume, ramp: alarm.ramp, loop: true,
+      sound: chosen.path, volume: alarm.volume, ramp: alarm.ramp, loop: true,
       // A backstop only: the engine's own deadline stops the sound first.
       maxDuration: remaining + .seconds(5),
       devices: [audio.device] + audio.fallbackDevices.filter { $0 != audio.device },
       mixer: audio.mixer.map { MixerSetting(control: $0, ctl: audio.mixerDevice) })
-    request.unplayable = unplayable
+    request.unplayable = chosen.problem
     return request
   }
 
@@ -78,6 +73,7 @@ extension Service {
       audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
     case .fallbackTone(let error):
       log.warning("audio: \(error); ringing the fallback tone")
+      chosenSound?.problem = error
     case .deviceFailed(let error):
       audioStatus = InputStatus(name: "audio", available: false, detail: "\(error)")
     case .deviceOpened(let device, let isFallback):

@@ -25,6 +25,8 @@ public struct DaySet: OptionSet, Hashable, Sendable, Codable {
 public struct AlarmDefaults: Hashable, Sendable {
   /// Sound name or path; nil means the bundled default sound.
   public var sound: String?
+  /// How a sound folder's files take turns (ignored for a single file).
+  public var soundOrder: SoundOrder = .shuffle
   /// Software volume, 0-100 %.
   public var volume: Int = 80
   /// Fade-in from silence to `volume`; zero means no fade.
@@ -57,6 +59,8 @@ public struct Alarm: Hashable, Sendable {
   public var label: String?
   /// Sound name or path; nil means the bundled default sound.
   public var sound: String?
+  /// How a sound folder's files take turns (ignored for a single file).
+  public var soundOrder: SoundOrder
   public var volume: Int
   public var ramp: Duration
   /// nil: snooze is off for this alarm.
@@ -77,6 +81,7 @@ public struct Alarm: Hashable, Sendable {
     self.date = date
     self.label = label
     self.sound = defaults.sound
+    self.soundOrder = defaults.soundOrder
     self.volume = defaults.volume
     self.ramp = defaults.ramp
     self.snooze = defaults.snooze

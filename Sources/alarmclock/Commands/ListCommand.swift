@@ -42,6 +42,7 @@ struct ListCommand: Command {
           "days": .array(a.days.days.map { .string($0.key) }),
           "date": a.date.map { .string($0.description) } ?? .null,
           "sound": a.sound.map(JSONValue.string) ?? .null,
+          "sound_order": .string(a.soundOrder.rawValue),
         ])
       }
       printOut(JSONValue.array(items).encoded())
