@@ -15,6 +15,7 @@ extension Service {
         startSound(alarm, remaining: remaining, resumed: resumed)
       case .stopSound:
         awaitingFirstFrame = nil
+        ringEscalated = false
         ringer.stop()
       case .hook(let call):
         runHook(call)
@@ -38,6 +39,8 @@ extension Service {
     }
     // (A resumed ring is logged by the engine, which knows what is left in words.)
     prepared = nil
+    // Each ring period (after a snooze too) starts un-escalated: the ringer counts anew.
+    ringEscalated = false
     let sound = soundForSession(alarm, now: now)
     ringer.start(ringRequest(alarm, remaining: remaining, sound: sound))
     soundRinging(sound)
@@ -56,6 +59,7 @@ extension Service {
       devices: [audio.device] + audio.fallbackDevices.filter { $0 != audio.device },
       mixer: audio.mixer.map { MixerSetting(control: $0, ctl: audio.mixerDevice) })
     request.unplayable = chosen.problem
+    request.escalation = chosen.escalation
     return request
   }
 
@@ -87,6 +91,11 @@ extension Service {
       audioStatus = InputStatus(name: "audio", available: false, detail: text)
     case .mixerFailed(let error):
       log.warning("audio: mixer: \(error)")
+    case .escalated(let sound):
+      ringEscalated = true
+      let volume = chosenSound?.escalation.map { " to \($0.volume) %" } ?? ""
+      log.notice(
+        "the alarm is escalating: volume rising\(volume)" + (sound.map { ", sound \($0)" } ?? ""))
     case .stopped:
       if audioStatus.available {
         audioStatus = InputStatus(name: "audio", available: true, detail: "idle")

@@ -15,6 +15,8 @@ struct ChosenSound: Equatable {
   var folderFile: String?
   /// Why the fallback tone rings instead (unresolvable sound, empty folder, bad file).
   var problem: SoundError?
+  /// The alarm's escalation, its sound resolved (and picked, for a folder) with the rest.
+  var escalation: Escalation?
 }
 
 extension Service {
@@ -23,23 +25,42 @@ extension Service {
   /// never on the playback thread.
   func chooseSound(_ alarm: Alarm, firing: Instant) -> ChosenSound {
     var chosen = ChosenSound(alarmID: alarm.id, firing: firing, name: alarm.sound)
+    if let after = alarm.escalateAfter {
+      var e = Escalation(after: after, volume: alarm.escalateVolume)
+      if let name = alarm.escalateSound {
+        // A folder as the escalation sound: a random file, not remembered.
+        do throws(SoundError) {
+          e.sound = try pickFile(name, order: .shuffle, last: nil).path
+        } catch {
+          e.unplayable = error
+        }
+      }
+      chosen.escalation = e
+    }
     guard let name = alarm.sound else { return chosen }
     do throws(SoundError) {
-      switch try Service.soundResolver(config).locate(name) {
-      case .file(let path):
-        chosen.path = path
-      case .folder(let folder):
-        let files = try SoundResolver.playableFiles(in: folder)
-        let last = engine.state.lastSounds[alarm.id]
-        // swift-format-ignore: playableFiles never returns an empty list
-        let file = SoundPicker.pick(files, order: alarm.soundOrder, last: last)!
-        chosen.folderFile = file
-        chosen.path = folder.hasSuffix("/") ? folder + file : folder + "/" + file
-      }
+      let last = engine.state.lastSounds[alarm.id]
+      (chosen.path, chosen.folderFile) = try pickFile(name, order: alarm.soundOrder, last: last)
     } catch {
       chosen.problem = error
     }
     return chosen
+  }
+
+  /// The file for the sound `name`: itself, or one picked from its folder (with its name
+  /// inside the folder).
+  private func pickFile(_ name: String, order: SoundOrder, last: String?) throws(SoundError)
+    -> (path: String, folderFile: String?)
+  {
+    switch try Service.soundResolver(config).locate(name) {
+    case .file(let path):
+      return (path, nil)
+    case .folder(let folder):
+      let files = try SoundResolver.playableFiles(in: folder)
+      // swift-format-ignore: playableFiles never returns an empty list
+      let file = SoundPicker.pick(files, order: order, last: last)!
+      return (folder.hasSuffix("/") ? folder + file : folder + "/" + file, file)
+    }
   }
 
   /// The sound for the ring session that is starting: the one chosen when it was
@@ -67,6 +88,7 @@ extension Service {
     else { return s }
     s.sound = c.path
     s.soundProblem = c.problem?.description
+    if c.escalation != nil { s.escalated = ringEscalated }
     return s
   }
 }

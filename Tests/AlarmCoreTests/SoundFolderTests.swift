@@ -105,3 +105,60 @@ import Testing
     #expect(throws: StateDecodeError.self) { try StateCodec.decode(bad) }
   }
 }
+
+/// `escalate_after`, `escalate_volume` and `escalate_sound`.
+@Suite struct EscalationConfigTests {
+  @Test func escalationDecodesInDefaultsAndPerAlarm() throws {
+    let config = try #require(
+      validConfig(
+        """
+        [defaults]
+        volume = 60
+        escalate_after = "3m"
+
+        [[alarm]]
+        id = "work"
+        time = "06:45"
+
+        [[alarm]]
+        id = "gym"
+        time = "07:30"
+        escalate_volume = 90
+        escalate_sound = "klaxon"
+
+        [[alarm]]
+        id = "nap"
+        time = "14:00"
+        escalate_after = false
+        """))
+    let byID = Dictionary(uniqueKeysWithValues: config.alarms.map { ($0.id, $0) })
+    #expect(byID["work"]?.escalateAfter == .seconds(180) && byID["work"]?.escalateVolume == 100)
+    #expect(byID["work"]?.escalateSound == nil)
+    #expect(byID["gym"]?.escalateVolume == 90 && byID["gym"]?.escalateSound == "klaxon")
+    #expect(byID["nap"]?.escalateAfter == nil)
+    #expect(AlarmDefaults().escalateAfter == nil)
+  }
+
+  @Test func anEscalationThatCannotHappenOrIsQuieterIsAWarning() {
+    #expect(
+      messages(
+        "[[alarm]]\ntime = \"06:45\"\nring_for = \"2m\"\nescalate_after = \"5m\"\n")
+        == [
+          "4:18: warning: 'escalate_after' (5m) is not shorter than 'ring_for' (2m): "
+            + "the alarm stops before it escalates"
+        ])
+    #expect(
+      messages(
+        "[[alarm]]\ntime = \"06:45\"\nvolume = 80\nescalate_after = \"1m\"\nescalate_volume = 50\n")
+        == [
+          "5:19: warning: 'escalate_volume' (50) is below 'volume' (80): "
+            + "escalating makes the alarm quieter"
+        ])
+    #expect(
+      messages("[[alarm]]\ntime = \"06:45\"\nescalate_volume = 101\n").first?.hasPrefix("3:19:")
+        == true)
+    #expect(
+      messages("[[alarm]]\ntime = \"06:45\"\nescalate_sound = \"../x\"\n").first?.contains("'..'")
+        == true)
+  }
+}

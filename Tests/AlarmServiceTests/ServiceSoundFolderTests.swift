@@ -107,3 +107,24 @@ import Testing
       status.contains(#""sound_problem":"#) && status.contains("no playable file"), "\(status)")
   }
 }
+
+/// `escalate_after` through the service: logged, in `status`, and reset by a snooze.
+@Suite(.serialized) struct ServiceEscalationTests {
+  typealias H = ServiceHarness
+
+  @Test func aRingEscalatesAndASnoozeStartsTheCountAgain() throws {
+    let h = try H(
+      config: H.config(H.alarm("wake", "07:00") + "volume = 40\nescalate_after = \"1s\"\n"),
+      at: H.at(6, 59, 59))
+    h.fireTimer()
+    try #require(h.service.engine.state.session != nil)
+    #expect(try h.request(#"{"cmd":"status"}"#).contains(#""escalated":false"#))
+    try #require(
+      try h.turn { h.ringerSaw { if case .escalated = $0 { true } else { false } } },
+      "no escalation:\n\(h.log)")
+    #expect(h.log.contains("the alarm is escalating: volume rising to 100 %"))
+    #expect(try h.request(#"{"cmd":"status"}"#).contains(#""escalated":true"#))
+    #expect(try h.request(#"{"cmd":"snooze"}"#).contains(#""ok":true"#))
+    #expect(try h.request(#"{"cmd":"status"}"#).contains(#""escalated":false"#))
+  }
+}

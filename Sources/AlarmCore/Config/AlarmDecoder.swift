@@ -2,7 +2,8 @@ import TOML
 
 /// The settings `[defaults]` and `[[alarm]]` share: sound, volume, ramp, snooze, ring_for.
 enum DefaultsDecoder {
-  static let keys = ["sound", "sound_order", "volume", "ramp", "snooze", "ring_for"]
+  static let keys =
+    ["sound", "sound_order", "volume", "ramp", "snooze", "ring_for"] + EscalationDecoder.keys
   static let rampRange = Duration.zero...Duration.seconds(3600)
   static let snoozeRange = Duration.seconds(1)...Duration.seconds(3600)
   static let ringForRange = Duration.seconds(1)...Duration.seconds(12 * 3600)
@@ -60,6 +61,7 @@ enum DefaultsDecoder {
       }
     }
     if let ringFor = r.duration("ring_for", in: ringForRange) { d.ringFor = ringFor }
+    EscalationDecoder.apply(r, to: &d)
     if d.ramp > d.ringFor, let entry = r.table.entry("ramp") ?? r.table.entry("ring_for") {
       r.state.warning(
         entry.node.range.start,

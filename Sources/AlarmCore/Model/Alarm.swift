@@ -35,6 +35,12 @@ public struct AlarmDefaults: Hashable, Sendable {
   public var snooze: Duration? = .seconds(9 * 60)
   /// How long an alarm rings before it silences itself.
   public var ringFor: Duration = .seconds(10 * 60)
+  /// A ring still going after this long escalates; nil: never.
+  public var escalateAfter: Duration? = nil
+  /// The volume an escalating ring rises to, 0-100 %.
+  public var escalateVolume: Int = 100
+  /// The sound (name, path or folder) an escalating ring switches to; nil: keep the sound.
+  public var escalateSound: String? = nil
 
   public init() {}
 }
@@ -66,6 +72,12 @@ public struct Alarm: Hashable, Sendable {
   /// nil: snooze is off for this alarm.
   public var snooze: Duration?
   public var ringFor: Duration
+  /// A ring still going after this long escalates; nil: never.
+  public var escalateAfter: Duration?
+  /// The volume an escalating ring rises to, 0-100 %.
+  public var escalateVolume: Int
+  /// The sound an escalating ring switches to; nil: keep the sound.
+  public var escalateSound: String?
   public var enabled: Bool
   /// Dates on which it does not ring (holidays).
   public var skip: Set<LocalDate>
@@ -86,6 +98,9 @@ public struct Alarm: Hashable, Sendable {
     self.ramp = defaults.ramp
     self.snooze = defaults.snooze
     self.ringFor = defaults.ringFor
+    self.escalateAfter = defaults.escalateAfter
+    self.escalateVolume = defaults.escalateVolume
+    self.escalateSound = defaults.escalateSound
     self.enabled = enabled
     self.skip = skip
   }

@@ -103,9 +103,12 @@ public enum ReplyPayload: Hashable, Sendable {
 private func str(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
 
 extension SessionStatus {
-  /// `sound` and `sound_problem`, when known.
+  /// `sound`, `sound_problem` and `escalated`, when known.
   var soundMembers: [String: JSONValue] {
-    ["sound": str(sound), "sound_problem": str(soundProblem)]
+    [
+      "sound": str(sound), "sound_problem": str(soundProblem),
+      "escalated": escalated.map { .bool($0) } ?? .null,
+    ]
   }
 }
 
@@ -166,6 +169,9 @@ extension StatusReport {
         until: try s.string("until"), snoozes: Int(try s.int("snoozes", in: 0...Int64(Int32.max))))
       session?.sound = try s.optionalString("sound", maxLength: 8192)
       session?.soundProblem = try s.optionalString("sound_problem", maxLength: 8192)
+      if let e = s.optional("escalated"), e != .null {
+        session?.escalated = try s.bool("escalated")
+      }
     }
     var history: [HistoryItem] = []
     for (n, v) in try top.array("history", maxCount: 100_000).enumerated() {

@@ -27,6 +27,7 @@ public enum StatusText {
       } else if let sound = s.sound {
         lines.append("  sound: \(sound)")
       }
+      if s.escalated == true { lines.append("  escalated: volume raised") }
     }
     if r.next.isEmpty {
       lines.append("next: no alarm is set")
