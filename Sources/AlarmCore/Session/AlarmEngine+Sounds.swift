@@ -5,6 +5,8 @@ extension AlarmEngine {
   public mutating func soundChosen(alarmID: String, file: String) -> [EngineAction] {
     guard state.lastSounds[alarmID] != file else { return [] }
     state.lastSounds[alarmID] = file
+    // Alarms removed from the config need no turn.
+    state.lastSounds = state.lastSounds.filter { alarms[$0.key] != nil }
     return [.saveState]
   }
 }

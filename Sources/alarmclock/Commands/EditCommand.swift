@@ -16,8 +16,9 @@ struct EditCommand: Command {
       --time TIME       HH:MM or HH:MM:SS
     \(AlarmOptions.help)
       --enabled         written with enabled = true
-      --unset KEY       remove KEY from the alarm (days, date, label, sound, volume,
-                        ramp, snooze, ring_for, skip, id, enabled): it inherits
+      --unset KEY       remove KEY from the alarm (days, date, label, sound,
+                        sound_order, volume, ramp, snooze, ring_for, skip, id,
+                        enabled): it inherits
                         [defaults] again (repeatable)
     """
   var configPath: String?
@@ -34,11 +35,13 @@ struct EditCommand: Command {
       changes.values[.enabled] = .boolean(true)
     }
     for name in try arguments.options("--unset") {
-      guard let key = AlarmKey(rawValue: name == "ring-for" ? "ring_for" : name),
+      let spelled = ["ring-for": "ring_for", "sound-order": "sound_order"][name] ?? name
+      guard let key = AlarmKey(rawValue: spelled),
         key != .time
       else {
         throw UsageError(
-          "--unset wants one of days, date, label, sound, volume, ramp, snooze, ring_for, "
+          "--unset wants one of days, date, label, sound, sound_order, volume, ramp, snooze, "
+            + "ring_for, "
             + "skip, id, enabled, not '\(name)'")
       }
       changes.unset.insert(key)
