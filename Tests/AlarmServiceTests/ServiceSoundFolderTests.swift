@@ -108,6 +108,25 @@ import Testing
   }
 }
 
+extension ServiceSoundFolderTests {
+  @Test func aFolderFileThatFailsToDecodeRingsTheFallbackTone() throws {
+    let dir = H.tempDirectory()
+    let h = try H(
+      config: Self.config(dir), at: H.at(6, 59, 59), dir: dir,
+      prepare: { _, d in
+        try Self.makeFolder(d, files: false)
+        try H.write("RIFF, but not really a sound", to: d + "/sounds/mornings/broken.wav")
+      })
+    h.fireTimer()
+    try #require(
+      try h.turn { h.ringerSaw { if case .fallbackTone = $0 { true } else { false } } },
+      "no fallback tone:\n\(h.log)")
+    let status = try h.request(#"{"cmd":"status"}"#)
+    #expect(status.contains("broken.wav") && status.contains(#""sound_problem":"#), "\(status)")
+    #expect(h.log.contains("broken.wav") && h.log.contains("ringing the fallback tone"))
+  }
+}
+
 /// `escalate_after` through the service: logged, in `status`, and reset by a snooze.
 @Suite(.serialized) struct ServiceEscalationTests {
   typealias H = ServiceHarness
