@@ -7,8 +7,8 @@ struct ChosenSound: Equatable {
   var alarmID: String
   /// The occurrence it was chosen for (`RingSession.firing`).
   var firing: Instant
-  /// The alarm's `sound` as configured, so a changed config chooses again.
-  var name: String?
+  /// The alarm's sound and escalation settings, so a changed config chooses again.
+  var settings: [String]
   /// The file to play; nil for the bundled default sound (or when `problem` is set).
   var path: String?
   /// For a sound folder: the file's name inside it, recorded as played when it rings.
@@ -24,7 +24,8 @@ extension Service {
   /// picks a file after the one it rang last (`SoundPicker`). Runs on the loop thread,
   /// never on the playback thread.
   func chooseSound(_ alarm: Alarm, firing: Instant) -> ChosenSound {
-    var chosen = ChosenSound(alarmID: alarm.id, firing: firing, name: alarm.sound)
+    var chosen = ChosenSound(
+      alarmID: alarm.id, firing: firing, settings: Self.soundSettings(alarm))
     if let after = alarm.escalateAfter {
       var e = Escalation(after: after, volume: alarm.escalateVolume)
       if let name = alarm.escalateSound {
@@ -67,12 +68,22 @@ extension Service {
   /// prepared (or earlier in the session, before a snooze), else a new choice.
   func soundForSession(_ alarm: Alarm, now: Instant) -> ChosenSound {
     let firing = engine.state.session.map(\.firing) ?? now
-    if let c = chosenSound, c.alarmID == alarm.id, c.firing == firing, c.name == alarm.sound {
+    if let c = chosenSound, c.alarmID == alarm.id, c.firing == firing,
+      c.settings == Self.soundSettings(alarm)
+    {
       return c
     }
     let c = chooseSound(alarm, firing: firing)
     chosenSound = c
     return c
+  }
+
+  /// What a ring's sound depends on in the alarm's settings.
+  static func soundSettings(_ a: Alarm) -> [String] {
+    [
+      a.sound ?? "", a.soundOrder.rawValue, a.escalateAfter.map { "\($0)" } ?? "",
+      "\(a.escalateVolume)", a.escalateSound ?? "",
+    ]
   }
 
   /// Records a folder's file as rung, so the next ring takes the next turn.
