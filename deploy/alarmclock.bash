@@ -61,8 +61,11 @@ _alarmclock() {
     --sound | --skip-calendar)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
+    --sound-order)
+      mapfile -t COMPREPLY < <(compgen -W "shuffle rotate" -- "$cur")
+      return ;;
     --unset)
-      mapfile -t COMPREPLY < <(compgen -W "days date label sound volume ramp snooze
+      mapfile -t COMPREPLY < <(compgen -W "days date label sound sound_order volume ramp snooze
         ring_for skip skip_calendars id enabled" -- "$cur")
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
@@ -80,10 +83,10 @@ _alarmclock() {
     status) opts="--socket --config --json" ;;
     snooze | stop | reload) opts="--socket --config" ;;
     skip | unskip | ring) opts="--socket --config" ;;
-    add) opts="--config --days --date --label --sound --volume --ramp --snooze --no-snooze
-      --ring-for --skip --skip-calendar --id --disabled" ;;
-    edit) opts="--config --time --days --date --label --sound --volume --ramp --snooze
-      --no-snooze --ring-for --skip --skip-calendar --id --disabled --enabled --unset" ;;
+    add) opts="--config --days --date --label --sound --sound-order --volume --ramp --snooze
+      --no-snooze --ring-for --skip --skip-calendar --id --disabled" ;;
+    edit) opts="--config --time --days --date --label --sound --sound-order --volume --ramp
+      --snooze --no-snooze --ring-for --skip --skip-calendar --id --disabled --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
     *) return ;;
   esac

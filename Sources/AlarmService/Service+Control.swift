@@ -107,7 +107,8 @@ extension Service {
     }
     return StatusReport(
       version: Service.version, config: configs.status,
-      clockSynchronized: ClockSync.isSynchronized(), session: parts.session, next: parts.next,
+      clockSynchronized: ClockSync.isSynchronized(), session: parts.session.map(sessionSound),
+      next: parts.next,
       history: parts.history, inputs: inputs)
   }
 

@@ -78,6 +78,8 @@ extension Service {
       return
     }
     prepared = f
-    ringer.prepare(ringRequest(alarm, remaining: alarm.ringFor))
+    let sound = chooseSound(alarm, firing: f.at)
+    chosenSound = sound
+    ringer.prepare(ringRequest(alarm, remaining: alarm.ringFor, sound: sound))
   }
 }

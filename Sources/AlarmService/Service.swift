@@ -48,6 +48,10 @@ public final class Service {
   let hooks: HookRunner
   /// The firing the ringer was prepared for, so it is prepared once.
   var prepared: Firing?
+  /// The sound chosen for the prepared or current ring session.
+  var chosenSound: ChosenSound?
+  /// Whether the current ring period has escalated (`escalate_after`).
+  var ringEscalated = false
   /// The last thing the audio side reported, for `status`.
   var audioStatus = InputStatus(name: "audio", available: true, detail: "idle")
   /// The firing whose first frame is awaited, to log how late it came.

@@ -117,6 +117,24 @@ import Testing
     #expect(f.text.contains("  label   = \"Office\"\n"))
   }
 
+  @Test func soundOrderIsWrittenCheckedAndUnset() throws {
+    let f = try Fixture()
+    defer { f.dir.remove() }
+    let r = try f.run(["edit", "work-0645", "--sound", "mornings/", "--sound-order", "rotate"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(f.text.contains("  sound = \"mornings/\"\n  sound_order = \"rotate\"\n"))
+    try f.expectValid()
+    let bad = try f.run(["edit", "work-0645", "--sound-order", "random"])
+    #expect(bad.status != 0)
+    #expect(
+      bad.stderr.contains(
+        "--sound-order wants shuffle or rotate, not \"random\"; did you mean 'shuffle'?"),
+      "\(bad.stderr)")
+    let unset = try f.run(["edit", "work-0645", "--unset", "sound-order"])
+    #expect(unset.status == 0, "\(unset.stderr)")
+    #expect(!f.text.contains("sound_order"))
+  }
+
   @Test func enableAndDisableChangeOneLine() throws {
     let f = try Fixture()
     defer { f.dir.remove() }

@@ -2,7 +2,9 @@ import TOML
 
 /// The settings `[defaults]` and `[[alarm]]` share: sound, volume, ramp, snooze, ring_for.
 enum DefaultsDecoder {
-  static let keys = ["sound", "volume", "ramp", "snooze", "ring_for", "skip_calendars"]
+  static let keys =
+    ["sound", "sound_order", "volume", "ramp", "snooze", "ring_for", "skip_calendars"]
+    + EscalationDecoder.keys
   static let rampRange = Duration.zero...Duration.seconds(3600)
   static let snoozeRange = Duration.seconds(1)...Duration.seconds(3600)
   static let ringForRange = Duration.seconds(1)...Duration.seconds(12 * 3600)
@@ -23,6 +25,20 @@ enum DefaultsDecoder {
         r.state.error(entry.node.range.start, why)
       } else {
         d.sound = sound
+      }
+    }
+    if let entry = r.entry("sound_order") {
+      let names = SoundOrder.allCases.map(\.rawValue)
+      if case .string(let text) = entry.node.value, let order = SoundOrder(rawValue: text) {
+        d.soundOrder = order
+      } else if case .string(let text) = entry.node.value {
+        var message = "'sound_order' must be \"shuffle\" or \"rotate\", not \(quoted(text))"
+        if let guess = Suggestion.closest(to: text, in: names) ?? SoundOrder.synonyms[text] {
+          message += "; did you mean \(quoted(guess))?"
+        }
+        r.state.error(entry.node.range.start, message)
+      } else {
+        r.mismatch(entry, "\"shuffle\" or \"rotate\"")
       }
     }
     if let volume = r.integer("volume", in: 0...100) {
@@ -47,6 +63,7 @@ enum DefaultsDecoder {
     }
     if let ringFor = r.duration("ring_for", in: ringForRange) { d.ringFor = ringFor }
     if let calendars = skipCalendars(r) { d.skipCalendars = calendars }
+    EscalationDecoder.apply(r, to: &d)
     if d.ramp > d.ringFor, let entry = r.table.entry("ramp") ?? r.table.entry("ring_for") {
       r.state.warning(
         entry.node.range.start,

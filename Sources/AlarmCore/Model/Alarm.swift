@@ -25,6 +25,8 @@ public struct DaySet: OptionSet, Hashable, Sendable, Codable {
 public struct AlarmDefaults: Hashable, Sendable {
   /// Sound name or path; nil means the bundled default sound.
   public var sound: String?
+  /// How a sound folder's files take turns (ignored for a single file).
+  public var soundOrder: SoundOrder = .shuffle
   /// Software volume, 0-100 %.
   public var volume: Int = 80
   /// Fade-in from silence to `volume`; zero means no fade.
@@ -35,6 +37,12 @@ public struct AlarmDefaults: Hashable, Sendable {
   public var ringFor: Duration = .seconds(10 * 60)
   /// iCalendar files whose all-day events are days off (`skip_calendars`), resolved paths.
   public var skipCalendars: [String] = []
+  /// A ring still going after this long escalates; nil: never.
+  public var escalateAfter: Duration? = nil
+  /// The volume an escalating ring rises to, 0-100 %.
+  public var escalateVolume: Int = 100
+  /// The sound (name, path or folder) an escalating ring switches to; nil: keep the sound.
+  public var escalateSound: String? = nil
 
   public init() {}
 }
@@ -76,11 +84,19 @@ public struct Alarm: Hashable, Sendable {
   public var label: String?
   /// Sound name or path; nil means the bundled default sound.
   public var sound: String?
+  /// How a sound folder's files take turns (ignored for a single file).
+  public var soundOrder: SoundOrder
   public var volume: Int
   public var ramp: Duration
   /// nil: snooze is off for this alarm.
   public var snooze: Duration?
   public var ringFor: Duration
+  /// A ring still going after this long escalates; nil: never.
+  public var escalateAfter: Duration?
+  /// The volume an escalating ring rises to, 0-100 %.
+  public var escalateVolume: Int
+  /// The sound an escalating ring switches to; nil: keep the sound.
+  public var escalateSound: String?
   public var enabled: Bool
   /// Dates on which it does not ring (holidays).
   public var skip: Set<LocalDate>
@@ -100,10 +116,14 @@ public struct Alarm: Hashable, Sendable {
     self.date = date
     self.label = label
     self.sound = defaults.sound
+    self.soundOrder = defaults.soundOrder
     self.volume = defaults.volume
     self.ramp = defaults.ramp
     self.snooze = defaults.snooze
     self.ringFor = defaults.ringFor
+    self.escalateAfter = defaults.escalateAfter
+    self.escalateVolume = defaults.escalateVolume
+    self.escalateSound = defaults.escalateSound
     self.enabled = enabled
     self.skip = skip
     self.skipCalendars = defaults.skipCalendars

@@ -102,6 +102,16 @@ public enum ReplyPayload: Hashable, Sendable {
 
 private func str(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
 
+extension SessionStatus {
+  /// `sound`, `sound_problem` and `escalated`, when known.
+  var soundMembers: [String: JSONValue] {
+    [
+      "sound": str(sound), "sound_problem": str(soundProblem),
+      "escalated": escalated.map { .bool($0) } ?? .null,
+    ]
+  }
+}
+
 extension StatusReport {
   var members: [String: JSONValue] {
     [
@@ -112,10 +122,11 @@ extension StatusReport {
       ]),
       "clock": .object(["synchronized": clockSynchronized.map { .bool($0) } ?? .null]),
       "session": session.map { s in
-        .object([
-          "id": .string(s.id), "label": str(s.label), "state": .string(s.state.rawValue),
-          "until": .string(s.until), "snoozes": .int(Int64(s.snoozes)),
-        ])
+        .object(
+          [
+            "id": .string(s.id), "label": str(s.label), "state": .string(s.state.rawValue),
+            "until": .string(s.until), "snoozes": .int(Int64(s.snoozes)),
+          ].merging(s.soundMembers) { a, _ in a })
       } ?? .null,
       "next": .array(next.map(\.json)),
       "history": .array(
@@ -156,6 +167,11 @@ extension StatusReport {
         id: try s.string("id"),
         label: try s.optionalString("label", maxLength: Alarm.maxLabelBytes), state: state,
         until: try s.string("until"), snoozes: Int(try s.int("snoozes", in: 0...Int64(Int32.max))))
+      session?.sound = try s.optionalString("sound", maxLength: 8192)
+      session?.soundProblem = try s.optionalString("sound_problem", maxLength: 8192)
+      if let e = s.optional("escalated"), e != .null {
+        session?.escalated = try s.bool("escalated")
+      }
     }
     var history: [HistoryItem] = []
     for (n, v) in try top.array("history", maxCount: 100_000).enumerated() {

@@ -70,6 +70,12 @@ public struct SessionStatus: Hashable, Sendable {
   /// Ringing: when it silences itself; snoozed: when it rings again.
   public var until: String
   public var snoozes: Int
+  /// The sound file this ring plays (for a sound folder, the file picked), if known.
+  public var sound: String? = nil
+  /// Why the fallback tone rings instead of the alarm's sound, if it does.
+  public var soundProblem: String? = nil
+  /// Whether the ring has escalated (`escalate_after`); nil when the alarm has no escalation.
+  public var escalated: Bool? = nil
 
   public init(id: String, label: String?, state: State, until: String, snoozes: Int) {
     self.id = id

@@ -31,6 +31,9 @@ public struct ServiceState: Hashable, Sendable, Codable {
   public var marks: ScheduleMarks
   /// What happened recently, oldest first.
   public var history: [HistoryEntry]
+  /// Sound folders: the file (name inside the folder) each alarm rang last, so rotate
+  /// goes on and shuffle does not repeat across restarts.
+  public var lastSounds: [String: String] = [:]
 
   public init(
     lastChecked: Instant? = nil, highWater: Instant? = nil, session: RingSession? = nil,

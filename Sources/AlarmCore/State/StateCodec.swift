@@ -76,6 +76,9 @@ public enum StateCodec {
           ])
         }),
     ]
+    if !s.lastSounds.isEmpty {
+      top["last_sounds"] = .object(s.lastSounds.mapValues { .string($0) })
+    }
     top["session"] =
       s.session.map { r in
         .object([
@@ -97,6 +100,7 @@ public enum StateCodec {
     }
     try top.onlyKnown([
       "version", "last_checked", "high_water", "session", "skip_next", "one_offs", "history",
+      "last_sounds",
     ])
     var state = ServiceState()
     state.lastChecked = try top.optionalInt("last_checked", in: instantRange).map(Instant.init)
@@ -138,6 +142,14 @@ public enum StateCodec {
         armedAt: Instant(seconds: try m.int("armed_at", in: instantRange)),
         doneAt: try m.optionalInt("done_at", in: instantRange).map(Instant.init),
         fingerprint: try m.string("fingerprint", maxLength: 200))
+    }
+
+    for (id, v) in try top.object("last_sounds", maxCount: maxMarks) {
+      let path = top.sub("last_sounds")
+      guard isPlausibleAlarmID(id) else {
+        throw JSONFieldError(path: path, reason: "bad alarm id \(singleQuoted(id))")
+      }
+      state.lastSounds[id] = try JSONFields.string(v, maxLength: 4096, path: "\(path).\(id)")
     }
 
     for (n, v) in try top.array("history", maxCount: ServiceState.historyLimit).enumerated() {

@@ -22,6 +22,12 @@ public enum StatusText {
       case .ringing: lines.append("ringing: \(name) until \(instant(s.until))\(snoozes)")
       case .snoozed: lines.append("snoozed: \(name) rings again at \(instant(s.until))\(snoozes)")
       }
+      if let problem = s.soundProblem {
+        lines.append("  sound: the fallback tone (\(problem))")
+      } else if let sound = s.sound {
+        lines.append("  sound: \(sound)")
+      }
+      if s.escalated == true { lines.append("  escalated: volume raised") }
     }
     if r.next.isEmpty {
       lines.append("next: no alarm is set")

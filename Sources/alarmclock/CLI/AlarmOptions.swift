@@ -7,7 +7,8 @@ enum AlarmOptions {
       --days DAYS       daily, weekdays, weekends, never, or days like mon,wed
       --date DATE       a one-off on that day (YYYY-MM-DD)
       --label TEXT      the label (edit: "" goes back to the default label)
-      --sound SOUND     a sound name or path
+      --sound SOUND     a sound name or path (a folder: one of its files each ring)
+      --sound-order O   a sound folder's order: shuffle (random) or rotate (name order)
       --volume N        0 to 100 (percent)
       --ramp DUR        fade-in, e.g. 30s (0s: none)
       --snooze DUR      snooze length, e.g. 9m
@@ -48,6 +49,7 @@ enum AlarmOptions {
       guard !text.isEmpty else { throw UsageError("--sound needs a sound name or path") }
       changes.values[.sound] = .string(text)
     }
+    try take("--sound-order", .soundOrder, AlarmValueText.soundOrder)
     try take("--volume", .volume, AlarmValueText.volume)
     try take("--ramp", .ramp) { AlarmValueText.duration($0, for: .ramp) }
     try take("--ring-for", .ringFor) { AlarmValueText.duration($0, for: .ringFor) }

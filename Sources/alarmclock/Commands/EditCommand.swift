@@ -16,9 +16,10 @@ struct EditCommand: Command {
       --time TIME       HH:MM or HH:MM:SS
     \(AlarmOptions.help)
       --enabled         written with enabled = true
-      --unset KEY       remove KEY from the alarm (days, date, label, sound, volume,
-                        ramp, snooze, ring_for, skip, skip_calendars, id,
-                        enabled): it inherits [defaults] again (repeatable)
+      --unset KEY       remove KEY from the alarm (days, date, label, sound,
+                        sound_order, volume, ramp, snooze, ring_for, skip,
+                        skip_calendars, id, enabled): it inherits [defaults]
+                        again (repeatable)
     """
   var configPath: String?
   var id: String
@@ -35,13 +36,14 @@ struct EditCommand: Command {
     }
     for name in try arguments.options("--unset") {
       let spelled =
-        name == "ring-for" ? "ring_for" : name == "skip-calendars" ? "skip_calendars" : name
+        ["ring-for": "ring_for", "sound-order": "sound_order", "skip-calendars": "skip_calendars"][
+          name] ?? name
       guard let key = AlarmKey(rawValue: spelled),
         key != .time
       else {
         throw UsageError(
-          "--unset wants one of days, date, label, sound, volume, ramp, snooze, ring_for, "
-            + "skip, skip_calendars, id, enabled, not '\(name)'")
+          "--unset wants one of days, date, label, sound, sound_order, volume, ramp, snooze, "
+            + "ring_for, skip, skip_calendars, id, enabled, not '\(name)'")
       }
       changes.unset.insert(key)
     }

@@ -55,6 +55,7 @@ struct ListCommand: Command {
           "date": a.date.map { .string($0.description) } ?? .null,
           "sound": a.sound.map(JSONValue.string) ?? .null,
           "skipped": .array((skipped[a.id] ?? []).map(\.json)),
+          "sound_order": .string(a.soundOrder.rawValue),
         ])
       }
       printOut(JSONValue.array(items).encoded())
