@@ -70,7 +70,9 @@ extension Service {
     let plan = engine.wakePlan(now: now, prepared: prepared)
     wakePlan = plan
     if plan.prepareNow != nil { prepareNextRing(now: now) }
-    try alarmTimer.arm(at: .seconds(plan.deadline.seconds), cancelOnClockChange: true)
+    // To the millisecond: a snooze end counted from a press is not a whole second.
+    try alarmTimer.arm(
+      at: .milliseconds(plan.deadline.totalMilliseconds), cancelOnClockChange: true)
   }
 
   func prepareNextRing(now: Instant) {

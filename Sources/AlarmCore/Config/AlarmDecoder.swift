@@ -2,7 +2,11 @@ import TOML
 
 /// The settings `[defaults]` and `[[alarm]]` share: sound, volume, ramp, snooze, ring_for.
 enum DefaultsDecoder {
-  static let keys = ["sound", "volume", "ramp", "snooze", "ring_for"]
+  static let keys =
+    ["sound", "volume", "ramp", "snooze", "ring_for"]
+    + ["max_snoozes"]
+  /// `max_snoozes`: 0 refuses every snooze (and says why); larger is no real limit.
+  static let maxSnoozesRange: ClosedRange<Int64> = 0...1000
   static let rampRange = Duration.zero...Duration.seconds(3600)
   static let snoozeRange = Duration.seconds(1)...Duration.seconds(3600)
   static let ringForRange = Duration.seconds(1)...Duration.seconds(12 * 3600)
@@ -46,6 +50,7 @@ enum DefaultsDecoder {
       }
     }
     if let ringFor = r.duration("ring_for", in: ringForRange) { d.ringFor = ringFor }
+    if let n = r.integer("max_snoozes", in: maxSnoozesRange) { d.maxSnoozes = Int(n) }
     if d.ramp > d.ringFor, let entry = r.table.entry("ramp") ?? r.table.entry("ring_for") {
       r.state.warning(
         entry.node.range.start,

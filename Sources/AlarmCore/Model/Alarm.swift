@@ -33,6 +33,8 @@ public struct AlarmDefaults: Hashable, Sendable {
   public var snooze: Duration? = .seconds(9 * 60)
   /// How long an alarm rings before it silences itself.
   public var ringFor: Duration = .seconds(10 * 60)
+  /// The most snoozes one ring session allows; nil: no limit (`max_snoozes`).
+  public var maxSnoozes: Int? = nil
 
   public init() {}
 }
@@ -62,6 +64,8 @@ public struct Alarm: Hashable, Sendable {
   /// nil: snooze is off for this alarm.
   public var snooze: Duration?
   public var ringFor: Duration
+  /// The most snoozes one ring session allows; nil: no limit.
+  public var maxSnoozes: Int?
   public var enabled: Bool
   /// Dates on which it does not ring (holidays).
   public var skip: Set<LocalDate>
@@ -81,6 +85,7 @@ public struct Alarm: Hashable, Sendable {
     self.ramp = defaults.ramp
     self.snooze = defaults.snooze
     self.ringFor = defaults.ringFor
+    self.maxSnoozes = defaults.maxSnoozes
     self.enabled = enabled
     self.skip = skip
   }

@@ -115,6 +115,7 @@ extension StatusReport {
         .object([
           "id": .string(s.id), "label": str(s.label), "state": .string(s.state.rawValue),
           "until": .string(s.until), "snoozes": .int(Int64(s.snoozes)),
+          "max_snoozes": s.maxSnoozes.map { .int(Int64($0)) } ?? .null,
         ])
       } ?? .null,
       "next": .array(next.map(\.json)),
@@ -155,7 +156,8 @@ extension StatusReport {
       session = SessionStatus(
         id: try s.string("id"),
         label: try s.optionalString("label", maxLength: Alarm.maxLabelBytes), state: state,
-        until: try s.string("until"), snoozes: Int(try s.int("snoozes", in: 0...Int64(Int32.max))))
+        until: try s.string("until"), snoozes: Int(try s.int("snoozes", in: 0...Int64(Int32.max))),
+        maxSnoozes: try s.optionalInt("max_snoozes", in: 0...Int64(Int32.max)).map { Int($0) })
     }
     var history: [HistoryItem] = []
     for (n, v) in try top.array("history", maxCount: 100_000).enumerated() {

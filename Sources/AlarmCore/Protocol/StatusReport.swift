@@ -70,14 +70,23 @@ public struct SessionStatus: Hashable, Sendable {
   /// Ringing: when it silences itself; snoozed: when it rings again.
   public var until: String
   public var snoozes: Int
+  /// The alarm's `max_snoozes`; nil: no limit.
+  public var maxSnoozes: Int?
 
-  public init(id: String, label: String?, state: State, until: String, snoozes: Int) {
+  public init(
+    id: String, label: String?, state: State, until: String, snoozes: Int,
+    maxSnoozes: Int? = nil
+  ) {
     self.id = id
     self.label = label
     self.state = state
     self.until = until
     self.snoozes = snoozes
+    self.maxSnoozes = maxSnoozes
   }
+
+  /// Whether a snooze press is refused now: the session used up `max_snoozes`.
+  public var snoozeLimitReached: Bool { maxSnoozes.map { snoozes >= $0 } ?? false }
 }
 
 public struct UpcomingFiring: Hashable, Sendable {

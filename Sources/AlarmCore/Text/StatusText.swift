@@ -17,7 +17,11 @@ public enum StatusText {
     }
     if let s = r.session {
       let name = s.label.map { "\($0) (\(s.id))" } ?? s.id
-      let snoozes = s.snoozes == 0 ? "" : ", snoozed \(s.snoozes) time\(s.snoozes == 1 ? "" : "s")"
+      var snoozes = s.snoozes == 0 ? "" : ", snoozed \(s.snoozes) time\(s.snoozes == 1 ? "" : "s")"
+      if let limit = s.maxSnoozes { snoozes += " of \(limit)" }
+      if s.snoozeLimitReached && s.state == .ringing {
+        snoozes += " (no more snoozes: only stop ends it)"
+      }
       switch s.state {
       case .ringing: lines.append("ringing: \(name) until \(instant(s.until))\(snoozes)")
       case .snoozed: lines.append("snoozed: \(name) rings again at \(instant(s.until))\(snoozes)")
