@@ -110,7 +110,12 @@ extension StatusReport {
         "path": .string(config.path), "ok": .bool(config.ok),
         "errors": .array(config.errors.map { .string($0) }),
       ]),
-      "clock": .object(["synchronized": clockSynchronized.map { .bool($0) } ?? .null]),
+      "clock": .object([
+        "synchronized": clockSynchronized.map { .bool($0) } ?? .null,
+        "plausible": clockPlausible.map { .bool($0) } ?? .null,
+        "last_jump_s": clockLastJump.map { .double(Double($0.totalMilliseconds) / 1000) } ?? .null,
+        "synchronized_at": str(clockSynchronizedAt),
+      ]),
       "session": session.map { s in
         .object([
           "id": .string(s.id), "label": str(s.label), "state": .string(s.state.rawValue),
@@ -142,9 +147,21 @@ extension StatusReport {
       try JSONFields.string(v, maxLength: 10_000, path: "config.errors[\(n)]")
     }
     var synchronized: Bool? = nil
+    var plausible: Bool? = nil
+    var jump: Duration? = nil
+    var synchronizedAt: String? = nil
     if let clock = top.optional("clock") {
       let f = try JSONFields(clock, path: "clock")
       if f.optional("synchronized") != nil { synchronized = try f.bool("synchronized") }
+      if f.optional("plausible") != nil { plausible = try f.bool("plausible") }
+      switch f.optional("last_jump_s") {
+      case .int(let s)?: jump = .seconds(s)
+      case .double(let s)? where s.isFinite && abs(s) < 1e12:
+        jump = .milliseconds(Int64((s * 1000).rounded()))
+      case nil: break
+      default: throw f.fail("last_jump_s", "must be a number of seconds")
+      }
+      synchronizedAt = try f.optionalString("synchronized_at", maxLength: 100)
     }
     var session: SessionStatus? = nil
     if let sv = top.optional("session") {
@@ -185,6 +202,9 @@ extension StatusReport {
         path: try c.string("path", maxLength: 10_000), ok: try c.bool("ok"), errors: configErrors),
       clockSynchronized: synchronized, session: session,
       next: try UpcomingFiring.list(top, "next"), history: history, inputs: inputs)
+    clockPlausible = plausible
+    clockLastJump = jump
+    clockSynchronizedAt = synchronizedAt
   }
 }
 

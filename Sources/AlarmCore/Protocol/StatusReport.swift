@@ -10,6 +10,13 @@ public struct StatusReport: Hashable, Sendable {
   /// Whether the system clock is synchronised (NTP); nil when unknown
   /// (no systemd-timesyncd).
   public var clockSynchronized: Bool?
+  /// false: the clock reads earlier than this build's release (`ClockTrust`); nil:
+  /// not said (an older service).
+  public var clockPlausible: Bool? = nil
+  /// How far the clock last jumped when it was set, since the service started.
+  public var clockLastJump: Duration? = nil
+  /// When the service saw the clock become synchronised (ISO 8601).
+  public var clockSynchronizedAt: String? = nil
   public var session: SessionStatus?
   public var next: [UpcomingFiring]
   /// Rung, missed and replaced alarms of the last 12 hours, oldest first.
