@@ -110,3 +110,28 @@ import Testing
     }
   }
 }
+
+@Suite struct StatusTextSnoozeLimitTests {
+  @Test func theLimitAndTheClockAreShown() {
+    var report = StatusReport(
+      version: "0.1.0", config: ConfigStatus(path: "/a.toml", ok: true, errors: []),
+      clockSynchronized: true,
+      session: SessionStatus(
+        id: "work", label: nil, state: .ringing, until: "2026-12-03T06:55:00+01:00",
+        snoozes: 3, maxSnoozes: 3),
+      next: [], history: [], inputs: [])
+    report.clockPlausible = false
+    report.clockLastJump = .seconds(-303)
+    let text = StatusText.render(report)
+    #expect(
+      text.contains(
+        "ringing: work until 2026-12-03 06:55, snoozed 3 times of 3 "
+          + "(no more snoozes: only stop ends it)"), "\(text)")
+    #expect(text.contains("the clock is wrong: earlier than this alarmclock's release"))
+    #expect(text.contains("last set: jumped -5 min 3 s"))
+    // Snoozed with snoozes left: no refusal announced.
+    report.session?.snoozes = 1
+    report.session?.state = .snoozed
+    #expect(!StatusText.render(report).contains("no more snoozes"))
+  }
+}

@@ -38,7 +38,7 @@ import Testing
     let refused = try h.request(#"{"cmd":"snooze"}"#)
     #expect(refused.contains(#""code":"snooze-limit""#), "\(refused)")
     #expect(h.service.engine.soundPlaying && h.service.engine.state.session?.isSnoozed == false)
-    #expect(h.log.contains("snooze refused: 'wake' was snoozed 1 times (max_snoozes = 1)"))
+    #expect(h.log.contains("snooze refused: 'wake' was snoozed 1 time (max_snoozes = 1)"))
     let status = try h.request(#"{"cmd":"status"}"#)
     #expect(status.contains(#""max_snoozes":1"#) && status.contains(#""snoozes":1"#), "\(status)")
     #expect(try h.request(#"{"cmd":"stop"}"#).contains(#""ok":true"#))

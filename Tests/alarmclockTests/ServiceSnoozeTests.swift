@@ -47,14 +47,14 @@ import Testing
     let refused = try service.ctl(["snooze"])
     #expect(refused.status == 1, "\(refused.stdout)")
     #expect(
-      refused.stderr.contains("'nap' was snoozed 1 times (max_snoozes = 1); only stop ends it"),
+      refused.stderr.contains("'nap' was snoozed 1 time (max_snoozes = 1); only stop ends it"),
       "\(refused.stderr)")
     let session = try service.status()["session"] as? [String: Any]
     #expect(session?["state"] as? String == "ringing")
     #expect(session?["snoozes"] as? Int == 1 && session?["max_snoozes"] as? Int == 1)
     let human = try service.ctl(["status"])
     #expect(human.stdout.contains("no more snoozes: only stop ends it"), "\(human.stdout)")
-    try service.waitForLog("snooze refused: 'nap' was snoozed 1 times")
+    try service.waitForLog("snooze refused: 'nap' was snoozed 1 time")
     #expect(try service.ctl(["stop"]).status == 0)
     #expect(try service.sessionState() == nil)
     #expect(service.terminate() == 0)

@@ -27,7 +27,8 @@ extension AlarmEngine {
         let why =
           limit == 0
           ? "snooze is not allowed for '\(alarm.id)' (max_snoozes = 0)"
-          : "'\(alarm.id)' was snoozed \(s.snoozeCount) times (max_snoozes = \(limit))"
+          : "'\(alarm.id)' was snoozed \(s.snoozeCount) time\(s.snoozeCount == 1 ? "" : "s") "
+            + "(max_snoozes = \(limit))"
         out.append(.log(.notice, "snooze refused: \(why); it keeps ringing until stopped"))
         return CommandResult(
           actions: [], error: ControlError(.snoozeLimit, "\(why); only stop ends it"))
