@@ -142,9 +142,11 @@ public func processEnvironment() -> [String: String] {
   return env
 }
 
-/// The current instant from CLOCK_REALTIME.
+/// The current instant from CLOCK_REALTIME, to the millisecond (a snooze pressed at
+/// 06:00:01.5 ends at 06:00:01.5 plus its length, not a whole second earlier).
 public func currentInstant() -> Instant {
-  Instant(seconds: Clock.realtime.now().components.seconds)
+  let (s, atto) = Clock.realtime.now().components
+  return Instant(seconds: s, milliseconds: atto / 1_000_000_000_000_000)
 }
 
 /// The running binary's path (for sounds installed beside it).

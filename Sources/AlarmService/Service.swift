@@ -58,6 +58,8 @@ public final class Service {
   var awaitingFirstFrame: Instant?
   /// The realtime timer's plan: its deadline and whether that is a prepare point.
   public internal(set) var wakePlan: WakePlan?
+  /// What the service saw of the clock: synchronisation, jumps (Service+Clock.swift).
+  var clockWatch = ClockWatch()
   /// Called with each ringer event after the service has handled it (tests watch rings).
   public var ringerEvents: ((RingerEvent) -> Void)?
   private var stopped = false
@@ -198,6 +200,7 @@ public final class Service {
     startWatchdog()
     startInputs()
     let now = clock.now()
+    watchClock(now: now, starting: true)
     perform(engine.advance(to: now))
     rearm(now: now)
     let ready = readyStatus()

@@ -4,7 +4,9 @@ import TOML
 enum DefaultsDecoder {
   static let keys =
     ["sound", "sound_order", "volume", "ramp", "snooze", "ring_for", "skip_calendars"]
-    + EscalationDecoder.keys
+    + EscalationDecoder.keys + ["max_snoozes"]
+  /// `max_snoozes`: 0 refuses every snooze (and says why); larger is no real limit.
+  static let maxSnoozesRange: ClosedRange<Int64> = 0...1000
   static let rampRange = Duration.zero...Duration.seconds(3600)
   static let snoozeRange = Duration.seconds(1)...Duration.seconds(3600)
   static let ringForRange = Duration.seconds(1)...Duration.seconds(12 * 3600)
@@ -64,6 +66,7 @@ enum DefaultsDecoder {
     if let ringFor = r.duration("ring_for", in: ringForRange) { d.ringFor = ringFor }
     if let calendars = skipCalendars(r) { d.skipCalendars = calendars }
     EscalationDecoder.apply(r, to: &d)
+    if let n = r.integer("max_snoozes", in: maxSnoozesRange) { d.maxSnoozes = Int(n) }
     if d.ramp > d.ringFor, let entry = r.table.entry("ramp") ?? r.table.entry("ring_for") {
       r.state.warning(
         entry.node.range.start,

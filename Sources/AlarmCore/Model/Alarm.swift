@@ -43,6 +43,8 @@ public struct AlarmDefaults: Hashable, Sendable {
   public var escalateVolume: Int = 100
   /// The sound (name, path or folder) an escalating ring switches to; nil: keep the sound.
   public var escalateSound: String? = nil
+  /// The most snoozes one ring session allows; nil: no limit (`max_snoozes`).
+  public var maxSnoozes: Int? = nil
 
   public init() {}
 }
@@ -97,6 +99,8 @@ public struct Alarm: Hashable, Sendable {
   public var escalateVolume: Int
   /// The sound an escalating ring switches to; nil: keep the sound.
   public var escalateSound: String?
+  /// The most snoozes one ring session allows; nil: no limit.
+  public var maxSnoozes: Int?
   public var enabled: Bool
   /// Dates on which it does not ring (holidays).
   public var skip: Set<LocalDate>
@@ -124,6 +128,7 @@ public struct Alarm: Hashable, Sendable {
     self.escalateAfter = defaults.escalateAfter
     self.escalateVolume = defaults.escalateVolume
     self.escalateSound = defaults.escalateSound
+    self.maxSnoozes = defaults.maxSnoozes
     self.enabled = enabled
     self.skip = skip
     self.skipCalendars = defaults.skipCalendars

@@ -18,6 +18,8 @@ struct NextCommand: Command {
     with its UTC offset and skipped a list of {date, kind, reason}. Read from the config only: skips made with `alarmclock skip`
     are known to the running service; with --socket the running service answers
     instead (skips and done one-offs included; N at most 100).
+    When the clock is obviously wrong (earlier than this alarmclock's release) a
+    warning goes to stderr: the times shown follow that clock.
     """
   var configPath: String?
   var from: String?
@@ -36,8 +38,10 @@ struct NextCommand: Command {
   func run() -> Int32 {
     let env = processEnvironment()
     guard let loaded = OfflineConfig.load(configPath, env: env) else { return ExitCode.failure }
+    let now = currentInstant()
+    if let warning = ClockTrust.warning(now: now, zone: loaded.zone) { printError(warning) }
     if let socket { return askService(socket, zone: loaded.zone, env: env) }
-    var start = currentInstant()
+    var start = now
     if let from {
       guard let instant = ISO8601Text.parse(from, in: loaded.zone) else {
         printError(
