@@ -21,8 +21,21 @@ pi_pull() {
 # The button is active low with the pull-up: pressed = pull-down.
 press() { echo pull-down >"$(pi_pull)"; }
 release() { echo pull-up >"$(pi_pull)"; }
+# press_for SECONDS: a press of that length, timed in one process (a `sleep` between two
+# shell commands can take over a second on a loaded emulated machine).
+press_for() {
+  python3 -c 'import sys, time
+p = sys.argv[1]
+open(p, "w").write("pull-down")
+time.sleep(float(sys.argv[2]))
+open(p, "w").write("pull-up")' "$(pi_pull)" "$1"
+}
 
 unit() { systemctl show -P "$1" alarmclock.service; }
+# The watchdog interval systemd gave the running service, in seconds.
+watchdog_secs() {
+  tr '\0' '\n' <"/proc/$(svc_pid)/environ" | sed -n 's/^WATCHDOG_USEC=//p' | awk '{ print int($1 / 1000000) }'
+}
 svc_pid() { unit MainPID; }
 svc_active() { [ "$(unit ActiveState)/$(unit SubState)" = active/running ]; }
 svc_alive() { svc_active; }

@@ -15,12 +15,12 @@ log "inputs: $(svc_inputs)"
 check "ring wake" svc_cmd ring wake
 check "ringing" wait_state ringing 10
 log "short press (300 ms)"
-press; sleep 0.3; release
+press_for 0.3
 check "a short press snoozes" wait_state snoozed 5
 check "it rings again after the 5 s snooze" wait_state ringing 15
 log "long press (held)"
 press
-check "holding past long_press stops it, before release" wait_for 5 state_is none
+check "holding past long_press stops it, before release" wait_for 10 state_is none
 release
 
 kbd_start "vm bedside keyboard" || { fail "uinput keyboard"; finish; }

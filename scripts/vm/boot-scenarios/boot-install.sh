@@ -52,7 +52,7 @@ device = "hw:Loopback,0,0"
 chip = "$PI_CHIP"
 line = "GPIO17"
 debounce = "30ms"
-long_press = "1s"
+long_press = "3s"
 [[input]]
 device = "auto"
 stop = ["KEY_ENTER"]

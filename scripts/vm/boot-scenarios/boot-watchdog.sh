@@ -6,10 +6,16 @@
 # shellcheck source=scripts/vm/boot-lib.sh
 source "$VM_REPO/scripts/vm/boot-lib.sh"
 check "the service is up" wait_up 60
-wdog=$(($(unit WatchdogUSec) / 1000000))
+wdog=$(watchdog_secs)
 log "WatchdogSec=${wdog}s"
-check "ring wake" svc_cmd ring wake
-check "ringing" wait_state ringing 10
+# A scheduled ring (a test ring of a disabled alarm ends at a restart: the restarted
+# service sees a session of a disabled alarm and stops it).
+cp "$CONFIG" /root/alarms.toml.saved
+at=$(($(date +%s) + 20))
+svc_mark
+alarm_block wd "$at" 15m | config_with_alarms
+check "the config is in force" wait_for 15 svc_logged 'config applied'
+check "'wd' rings" wait_for 60 state_is ringing
 since=$(session until)
 log "ringing until $since"
 
@@ -44,12 +50,12 @@ check "stop" svc_cmd stop
 check "stopped" wait_state none 10
 
 # A ring hook that hangs for longer than WatchdogSec.
-cp "$CONFIG" /root/alarms.toml.saved
 svc_mark
-{ cat /root/alarms.toml.saved; printf '[hooks]\nring = ["/bin/sleep", "%s"]\ntimeout = "5m"\n' $((wdog + 30)); } | put_config
+{ alarm_block wd "$at" 15m; printf '[hooks]\nring = ["/bin/sleep", "%s"]\ntimeout = "5m"\n' $((wdog + 30)); } |
+  config_with_alarms
 check "the hook config is in force" wait_for 15 svc_logged 'config applied'
 pid=$(svc_pid) n=$(svc_restarts)
-check "ring wake" svc_cmd ring wake
+check "ring wd" svc_cmd ring wd
 check "ringing" wait_state ringing 10
 hook_running() { pgrep -f "^/bin/sleep $((wdog + 30))\$" >/dev/null; }
 check "the hook runs" wait_for 10 hook_running
