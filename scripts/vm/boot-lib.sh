@@ -84,3 +84,5 @@ alarm_block() {
 # config_with_alarms: the config's settings and inputs (everything before its first
 # [[alarm]]) followed by stdin, put in force with put_config.
 config_with_alarms() { { sed '/^\[\[alarm\]\]/,$d' "$CONFIG"; cat; } | put_config; }
+# svc_rss: the service's resident memory, as /proc/PID/status has it.
+svc_rss() { grep -E '^(VmRSS|RssAnon|RssFile)' "/proc/$(svc_pid)/status" | tr -s ' \t\n' ' '; }

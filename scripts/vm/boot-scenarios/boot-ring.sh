@@ -12,6 +12,7 @@ at=$(date -u -d "today $soon" +%s)
 log "alarm 'soon' due at $soon UTC"
 check "active (running): READY=1 reached systemd" wait_up 60
 log "$(systemctl status alarmclock --no-pager 2>&1 | head -n 12)"
+log "idle after boot: $(svc_rss)"
 check "Type=notify" test "$(unit Type)" = notify
 check "STATUS= says ready" grep -q '^ready' <<<"$(unit StatusText)"
 check "no restart" test "$(svc_restarts)" = 0
@@ -44,6 +45,9 @@ else
   log "the boot took longer than vm.soon: the alarm rang on catching up"
 fi
 check "no sandbox denials in the log" no_denials
+log "ringing: $(svc_rss)"
 check "stop" svc_cmd stop
 check "stopped" wait_state none 10
+sleep 2
+log "idle after the ring: $(svc_rss)"
 finish
