@@ -86,3 +86,13 @@ alarm_block() {
 config_with_alarms() { { sed '/^\[\[alarm\]\]/,$d' "$CONFIG"; cat; } | put_config; }
 # svc_rss: the service's resident memory, as /proc/PID/status has it.
 svc_rss() { grep -E '^(VmRSS|RssAnon|RssFile)' "/proc/$(svc_pid)/status" | tr -s ' \t\n' ' '; }
+# ring_logged ID: "PRIORITY MILLISECONDS" of the journal's first `ringing 'ID'` line this
+# boot (its priority and wall-clock time): when the ring began, not when a poll saw it.
+ring_logged() {
+  journalctl -u alarmclock -b -o json --no-pager | python3 -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    if str(e.get("MESSAGE", "")).startswith("ringing '"'"'" + sys.argv[1] + "'"'"'"):
+        print(e.get("PRIORITY"), int(e["__REALTIME_TIMESTAMP"]) // 1000); break' "$1"
+}

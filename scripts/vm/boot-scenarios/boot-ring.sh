@@ -26,13 +26,7 @@ ready_wall=$(($(date +%s) - ($(cut -d. -f1 /proc/uptime) - ready_at / 1000000)))
 check "'soon' rings" wait_for $((at - $(date +%s) + 60)) state_is ringing
 check "the tone is heard on hw:Loopback,1,0 at 440 Hz" hears 440
 # The journal's view of the ring: its priority (notice = 5) and when it started.
-read -r prio ts < <(journalctl -u alarmclock -b -o json --no-pager |
-  python3 -c '
-import json, sys
-for line in sys.stdin:
-    e = json.loads(line)
-    if "ringing '"'"'soon'"'"'" in str(e.get("MESSAGE", "")):
-        print(e.get("PRIORITY"), int(e["__REALTIME_TIMESTAMP"]) // 1000); break')
+read -r prio ts < <(ring_logged soon)
 log "ring logged with priority ${prio:-?} at $(date -u -d "@$((${ts:-0} / 1000))" +%T.%N | cut -c1-12)"
 check "the ring is logged at priority notice (5)" test "${prio:-}" = 5
 check "log levels reach the journal as priorities, not as '<N>' text" \
