@@ -73,7 +73,7 @@ extension AlarmEngine {
         return CommandResult(actions: [], error: engine.unknownAlarm(id))
       }
       out.append(.log(.notice, "test ring of '\(id)'"))
-      engine.startSession(alarm, firing: now, periodStart: now, now: now, &out)
+      engine.startSession(alarm, firing: now, periodStart: now, now: now, test: true, &out)
       return CommandResult(actions: [])
     }
   }

@@ -84,11 +84,14 @@ public enum StateCodec {
     }
     top["session"] =
       s.session.map { r in
-        .object([
+        var o: [String: JSONValue] = [
           "alarm": .string(r.alarmID), "firing": instant(r.firing),
           "started": instant(r.started), "period_start": instant(r.periodStart),
           "snooze_until": instant(r.snoozeUntil), "snooze_count": .int(Int64(r.snoozeCount)),
-        ])
+        ]
+        // Written only when set, so a file without a test ring stays readable by older builds.
+        if r.isTest { o["test"] = .bool(true) }
+        return .object(o)
       } ?? .null
     return .object(top)
   }
@@ -112,7 +115,7 @@ public enum StateCodec {
     if let sv = top.optional("session") {
       let s = try JSONFields(sv, path: "session")
       try s.onlyKnown([
-        "alarm", "firing", "started", "period_start", "snooze_until", "snooze_count",
+        "alarm", "firing", "started", "period_start", "snooze_until", "snooze_count", "test",
       ])
       state.session = RingSession(
         alarmID: try alarmID(s, "alarm"),
@@ -121,6 +124,7 @@ public enum StateCodec {
         periodStart: try s.instant("period_start"),
         snoozeUntil: try s.optionalInstant("snooze_until"),
         snoozeCount: Int(try s.int("snooze_count", in: 0...maxSnoozes)))
+      if let t = s.optional("test"), t != .null { state.session?.isTest = try s.bool("test") }
     }
 
     for (id, v) in try top.object("skip_next", maxCount: maxMarks) {

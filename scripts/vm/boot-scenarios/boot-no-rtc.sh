@@ -23,8 +23,15 @@ at=$((now + 60))
 # earlier boot saw, so it was never dealt with; it has passed, beyond its 5 s window,
 # by the time the clock is set.
 gone=$((epoch + 3))
+# And one 20 min in the true past: before the newest instant the earlier boot saw, which
+# the service once passed over silently (neither rung nor missed).
+early=$((now - 1200))
 svc_mark
-{ alarm_block daily "$at" 5m; alarm_block once "$gone" 5s one-off; } | config_with_alarms
+{
+  alarm_block daily "$at" 5m
+  alarm_block once "$gone" 5s one-off
+  alarm_block early "$early" 5s one-off
+} | config_with_alarms
 check "the config is in force" wait_for 15 svc_logged 'config applied'
 log "next before the clock is set: $(svc_field 'd["next"][:2]')"
 svc_mark
@@ -38,6 +45,8 @@ log "history: $(svc_field 'd["history"]')"
 check "the passed one-off is recorded as missed (outside its 5 s window)" \
   test "$(svc_field "len([h for h in d['history'] if h['kind'] == 'missed' and h['id'] == 'once'])")" -ge 1
 check "the journal has it as missed" svc_logged "missed 'once'"
+check "the one-off from before the earlier boot's last instant is recorded as missed too" \
+  test "$(svc_field "len([h for h in d['history'] if h['kind'] == 'missed' and h['id'] == 'early'])")" -ge 1
 log "next after the clock was set: $(svc_field 'd["next"][:1]')"
 check "'daily' is next, today at its true time" \
   test "$(svc_field 'd["next"][0]["at"]' | cut -c1-19)" = "$(date -u -d "@$at" +%FT%T)"
