@@ -66,10 +66,10 @@ _alarmclock() {
       return ;;
     --unset)
       mapfile -t COMPREPLY < <(compgen -W "days date label sound sound_order volume ramp snooze
-        ring_for skip skip_calendars id enabled" -- "$cur")
+        max_snoozes ring_for skip skip_calendars id enabled" -- "$cur")
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
-      | --ring-for | --skip | --id | --mixer)
+      | --ring-for | --max-snoozes | --skip | --id | --mixer)
       return ;;
   esac
 
@@ -84,9 +84,9 @@ _alarmclock() {
     snooze | stop | reload) opts="--socket --config" ;;
     skip | unskip | ring) opts="--socket --config" ;;
     add) opts="--config --days --date --label --sound --sound-order --volume --ramp --snooze
-      --no-snooze --ring-for --skip --skip-calendar --id --disabled" ;;
+      --no-snooze --max-snoozes --ring-for --skip --skip-calendar --id --disabled" ;;
     edit) opts="--config --time --days --date --label --sound --sound-order --volume --ramp
-      --snooze --no-snooze --ring-for --skip --skip-calendar --id --disabled --enabled --unset" ;;
+      --snooze --no-snooze --max-snoozes --ring-for --skip --skip-calendar --id --disabled --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
     *) return ;;
   esac

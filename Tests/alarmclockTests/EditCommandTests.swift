@@ -135,6 +135,23 @@ import Testing
     #expect(!f.text.contains("sound_order"))
   }
 
+  @Test func maxSnoozesIsWrittenCheckedAndUnset() throws {
+    let f = try Fixture()
+    defer { f.dir.remove() }
+    let r = try f.run(["edit", "work-0645", "--max-snoozes", "3"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(f.text.contains("max_snoozes = 3\n"), "\(f.text)")
+    try f.expectValid()
+    let bad = try f.run(["edit", "work-0645", "--max-snoozes", "1001"])
+    #expect(bad.status != 0)
+    #expect(
+      bad.stderr.contains("--max-snoozes wants a whole number from 0 to 1000, not \"1001\""),
+      "\(bad.stderr)")
+    let unset = try f.run(["edit", "work-0645", "--unset", "max-snoozes"])
+    #expect(unset.status == 0, "\(unset.stderr)")
+    #expect(!f.text.contains("max_snoozes"))
+  }
+
   @Test func enableAndDisableChangeOneLine() throws {
     let f = try Fixture()
     defer { f.dir.remove() }

@@ -13,6 +13,7 @@ enum AlarmOptions {
       --ramp DUR        fade-in, e.g. 30s (0s: none)
       --snooze DUR      snooze length, e.g. 9m
       --no-snooze       snooze off
+      --max-snoozes N   after N snoozes only stop ends the ring (0 to 1000)
       --ring-for DUR    silence itself after ringing this long, e.g. 10m
       --skip DATE       a day it does not ring (repeatable; edit: added to the list)
       --skip-calendar PATH
@@ -60,6 +61,7 @@ enum AlarmOptions {
     } else if noSnooze {
       changes.values[.snooze] = .boolean(false)
     }
+    try take("--max-snoozes", .maxSnoozes, AlarmValueText.maxSnoozes)
     for text in try arguments.options("--skip") {
       changes.addSkips.append(try value("--skip", AlarmValueText.date(text)))
     }

@@ -17,9 +17,9 @@ struct EditCommand: Command {
     \(AlarmOptions.help)
       --enabled         written with enabled = true
       --unset KEY       remove KEY from the alarm (days, date, label, sound,
-                        sound_order, volume, ramp, snooze, ring_for, skip,
-                        skip_calendars, id, enabled): it inherits [defaults]
-                        again (repeatable)
+                        sound_order, volume, ramp, snooze, max_snoozes,
+                        ring_for, skip, skip_calendars, id, enabled): it
+                        inherits [defaults] again (repeatable)
     """
   var configPath: String?
   var id: String
@@ -36,13 +36,15 @@ struct EditCommand: Command {
     }
     for name in try arguments.options("--unset") {
       let spelled =
-        ["ring-for": "ring_for", "sound-order": "sound_order", "skip-calendars": "skip_calendars"][
-          name] ?? name
+        [
+          "ring-for": "ring_for", "sound-order": "sound_order", "skip-calendars": "skip_calendars",
+          "max-snoozes": "max_snoozes",
+        ][name] ?? name
       guard let key = AlarmKey(rawValue: spelled),
         key != .time
       else {
         throw UsageError(
-          "--unset wants one of days, date, label, sound, sound_order, volume, ramp, snooze, "
+          "--unset wants one of days, date, label, sound, sound_order, volume, ramp, snooze, max_snoozes, "
             + "ring_for, skip, skip_calendars, id, enabled, not '\(name)'")
       }
       changes.unset.insert(key)

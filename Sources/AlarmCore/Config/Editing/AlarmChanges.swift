@@ -6,6 +6,7 @@ public enum AlarmKey: String, CaseIterable, Hashable, Sendable, Comparable {
   case id, time, days, date, label, sound
   case soundOrder = "sound_order"
   case volume, ramp, snooze
+  case maxSnoozes = "max_snoozes"
   case ringFor = "ring_for"
   case skip
   case skipCalendars = "skip_calendars"
@@ -136,6 +137,17 @@ public enum AlarmValueText {
       return .failure(AlarmValueError(message))
     }
     return .success(.string(order.rawValue))
+  }
+
+  /// A whole number from 0 to 1000 (`max_snoozes`).
+  public static func maxSnoozes(_ text: String) -> Result<AlarmValue, AlarmValueError> {
+    let range = DefaultsDecoder.maxSnoozesRange
+    guard let n = Int64(text), range.contains(n) else {
+      return .failure(
+        AlarmValueError(
+          "a whole number from \(range.lowerBound) to \(range.upperBound), not \(quoted(text))"))
+    }
+    return .success(.integer(Int(n)))
   }
 
   /// A whole number from 0 to 100.
