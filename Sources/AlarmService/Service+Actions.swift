@@ -31,8 +31,10 @@ extension Service {
 
   private func startSound(_ alarm: Alarm, remaining: Duration, resumed: Bool) {
     let now = clock.now()
-    // The scheduled instant (a firing or a snooze's end), unless this is a late start.
-    if let s = engine.state.session, s.periodStart == now, !resumed {
+    // The first frame is logged against the scheduled instant (a firing or a snooze's
+    // end), late starts too: how late the sound came is what the log is for. Instants
+    // carry milliseconds, so `now` is a moment after the period's start, never equal.
+    if let s = engine.state.session, !resumed, now >= s.periodStart {
       awaitingFirstFrame = s.periodStart
     } else {
       awaitingFirstFrame = nil
