@@ -86,6 +86,19 @@ public final class Ringer: Sendable {
     engine.wake.signal()
   }
 
+  /// Checks the audio path ahead of a ring: opens and closes each device of `request`'s
+  /// chain (its devices, then every sound card) until one opens, and reports what it found
+  /// as `.checked`. The device that opened is the one the next ring tries first. Ignored
+  /// while another command is pending (a prepare checks too) or a ring is going.
+  public func check(_ request: RingRequest) {
+    let sent = engine.control.withLock { c -> Bool in
+      guard c.command == nil, !c.ringing else { return false }
+      c.command = .check(request)
+      return true
+    }
+    if sent { engine.wake.signal() }
+  }
+
   /// Starts ringing `request` at `deadline` (nil: now). A ring already going is replaced
   /// (its sound ends at once, `.stopped(.replaced)`).
   public func start(_ request: RingRequest, at deadline: RingDeadline? = nil) {
@@ -120,6 +133,7 @@ public final class Ringer: Sendable {
 final class RingerEngine: Sendable {
   enum Command {
     case prepare(RingRequest)
+    case check(RingRequest)
     case start(RingRequest, RingDeadline?, Int)
   }
 
