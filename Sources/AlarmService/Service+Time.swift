@@ -71,6 +71,7 @@ extension Service {
     wakePlan = plan
     if plan.prepareNow != nil { prepareNextRing(now: now) }
     try alarmTimer.arm(at: .seconds(plan.deadline.seconds), cancelOnClockChange: true)
+    planAudioCheck(now: now)
   }
 
   func prepareNextRing(now: Instant) {

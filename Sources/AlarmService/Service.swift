@@ -44,6 +44,8 @@ public final class Service {
   /// The GPIO buttons and evdev inputs; nil when none are configured.
   var inputs: PressInputs?
   let hooks: HookRunner
+  /// The audio check before each alarm and the buzzer.
+  let audioWatch: AudioWatch
   /// The firing the ringer was prepared for, so it is prepared once.
   var prepared: Firing?
   /// The sound chosen for the prepared or current ring session.
@@ -115,6 +117,7 @@ public final class Service {
         minInterval: options.stateWriteInterval, retryInterval: options.stateRetryInterval)
       alarmTimer = try TimerFd(clock: .realtime)
       signals = try SignalFd(signals: [SIGTERM, SIGINT, SIGHUP])
+      audioWatch = try AudioWatch()
     } catch {
       throw ServiceStartError("cannot start: \(error)")
     }
@@ -191,6 +194,7 @@ public final class Service {
     if options.terminal { startTerminal() }
     startWatchdog()
     startInputs()
+    try startAudioWatch()
     let now = clock.now()
     perform(engine.advance(to: now))
     rearm(now: now)
@@ -213,6 +217,7 @@ public final class Service {
     stopped = true
     try? notify?.stopping()
     ringer.stop()
+    audioWatch.buzzer?.close()
     inputs?.close()
     saver.flush(engine.state)
     hooks.stopAll(grace: .seconds(1))
