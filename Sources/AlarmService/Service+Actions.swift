@@ -81,7 +81,10 @@ extension Service {
       log.warning("audio: \(error); ringing the fallback tone")
       chosenSound?.problem = error
     case .deviceFailed(let error):
-      audioStatus = InputStatus(name: "audio", available: false, detail: "\(error)")
+      // While the buzzer beeps, status keeps saying why (no device at all).
+      if audioWatch.buzzer?.isSounding != true {
+        audioStatus = InputStatus(name: "audio", available: false, detail: "\(error)")
+      }
     case .deviceOpened(let device, let isFallback):
       if isFallback { log.warning("audio: playing on the fallback device \(device)") }
       stopBuzzer(reason: "playing on \(device)")

@@ -133,7 +133,7 @@ extension Service {
       if before?.failures.map(\.device) != check.failures.map(\.device)
         || before?.device != check.device
       {
-        for f in check.failures { log.warning("audio check: \(f)") }
+        // (The ringer has logged each failure with ALSA's reason.)
         log.warning("audio check: \(text)")
       }
       audioStatus = InputStatus(name: "audio", available: false, detail: text)
