@@ -87,10 +87,12 @@ extension Service {
       }
     case .deviceOpened(let device, let isFallback):
       if isFallback { log.warning("audio: playing on the fallback device \(device)") }
+      audioWatch.result?.device = device
       stopBuzzer(reason: "playing on \(device)")
     case .deviceReopened(let device):
       log.notice("audio: \(device) is back; the ring goes on")
       audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
+      audioWatch.result?.device = device
       stopBuzzer(reason: "playing on \(device)")
     case .noDevice(let devices):
       let text = "no audio device could be opened (tried \(devices.joined(separator: ", ")))"

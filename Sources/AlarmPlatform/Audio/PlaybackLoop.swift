@@ -47,8 +47,9 @@ final class PlaybackLoop {
       case .prepare(let request)?:
         if prepared?.request != request { prepared = open(request, session: nil) }
       case .check(let request)?:
-        prepared = nil
-        _ = probe(request, keep: false)
+        // A prepared ring has checked already, and holds its device (a second open of a
+        // hw: device would fail as busy).
+        if prepared == nil { _ = probe(request, keep: false) }
       case .start(let request, let deadline, let session)?:
         let ready = prepared?.request == request ? prepared : nil
         prepared = nil
