@@ -27,7 +27,7 @@ toggles() {
 }
 # detail_has NAME PATTERN: the detail of status's NAME entry (audio, buzzer) matches.
 detail_has() {
-  svc_field "[i['detail'] for i in d['inputs'] if i['name'] == '$1'][0]" | grep -q -- "$2"
+  svc_field "[i['detail'] for i in d['inputs'] if i['name'] == '$1'][0]" | grep -qE -- "$2"
 }
 line_low() { [ "$(cat "$sim/value")" = 0 ]; }
 tone /tmp/tone.wav 30
@@ -56,7 +56,8 @@ log "unplugging the Loopback card before the alarm"
 check "card taken away and snd-aloop unloaded" loopback_unplug
 check "the check before the alarm chooses the buzzer" \
   wait_for 30 svc_logged "audio check: 'hw:Loopback,0,0' cannot be opened; failover: the buzzer"
-check "status says so" detail_has audio "failover: the buzzer"
+# (Before the ring it names the failover; once the ring has tried the device, why it beeps.)
+check "status says so" detail_has audio "failover: the buzzer|beeping the buzzer"
 check "it rings at its time" wait_state ringing 30
 check "the buzzer beeps at once" wait_for 10 svc_logged "buzzer: beeping on .*: the audio check found no device"
 check "the gpio-sim line toggles during the alarm" toggles
