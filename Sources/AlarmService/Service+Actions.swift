@@ -99,7 +99,8 @@ extension Service {
       log.error("audio: \(text); retrying")
       let buzzing = audioWatch.buzzer != nil ? "; beeping the buzzer" : ""
       audioStatus = InputStatus(name: "audio", available: false, detail: text + buzzing)
-      startBuzzer(reason: "no audio device opens")
+      // (The event may arrive after a stop or snooze: only a ring still going beeps.)
+      if engine.soundPlaying { startBuzzer(reason: "no audio device opens") }
       if let s = engine.state.session {
         audioFailed(
           alarmID: s.alarmID, at: s.firing, failed: devices,
