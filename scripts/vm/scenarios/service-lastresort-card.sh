@@ -16,7 +16,7 @@ device = "hw:NoSuchCard"
 fallback_devices = ["plughw:NoSuchCardEither"]
 [[alarm]]
 id = "wake"
-time = "$(at_time 10)"
+time = "$(at_time 20)"
 days = "daily"
 sound = "/tmp/tone.wav"
 ramp = "0s"
