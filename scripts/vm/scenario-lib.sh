@@ -185,6 +185,15 @@ svc_stop() {
   echo "---- service log (tail)"
   tail -n 40 "$SVC_LOG"
 }
+# first_frame_ms: how late the last ring's first frame was, in ms, as the service logged it
+# ("first frame on DEVICE N ms after the scheduled time"); empty when not logged. A status
+# poll can see a ring seconds late on a busy machine; the service's own line cannot.
+first_frame_ms() {
+  sed -n 's/.*first frame on [^ ]* \(-\{0,1\}[0-9.]*\) ms after the scheduled time.*/\1/p' \
+    "$SVC_LOG" | tail -n 1
+}
+# ms_within MS LO HI: LO <= MS <= HI (MS may have a fraction).
+ms_within() { python3 -c 'import sys; a = [float(x) for x in sys.argv[1:]]; sys.exit(0 if a[1] <= a[0] <= a[2] else 1)' "${1:--1e9}" "$2" "$3"; }
 svc_status_ok() { "$ALARMCLOCK" status --json --socket "$SVC_SOCK" >/dev/null 2>&1; }
 # svc_wakeups: context switches so far, summed over the service's threads.
 svc_wakeups() {
