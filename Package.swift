@@ -37,6 +37,8 @@ let package = Package(
     .target(
       name: "AlarmService",
       dependencies: ["AlarmCore", "AlarmPlatform"]),
+    // The HTML pages of `alarmclock web`: pure renderers, strings from plain inputs.
+    .target(name: "AlarmWebPage", dependencies: ["AlarmCore"]),
     .executableTarget(
       name: "alarmclock",
       dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService", "TOML"]),
@@ -54,6 +56,7 @@ let package = Package(
     .testTarget(
       name: "AlarmServiceTests",
       dependencies: ["AlarmService", "AlarmPlatform", "AlarmCore", "CShim"]),
+    .testTarget(name: "AlarmWebPageTests", dependencies: ["AlarmWebPage", "AlarmCore"]),
     .testTarget(
       name: "alarmclockTests",
       dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),
