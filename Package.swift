@@ -40,6 +40,8 @@ let package = Package(
     .target(
       name: "AlarmService",
       dependencies: ["AlarmCore", "AlarmPlatform"]),
+    // The HTML pages of `alarmclock web`: pure renderers, strings from plain inputs.
+    .target(name: "AlarmWebPage", dependencies: ["AlarmCore"]),
     .target(
       name: "AlarmClient",
       dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService"]),
@@ -48,7 +50,9 @@ let package = Package(
       providers: [.apt(["libmicrohttpd-dev"])]),
     .target(
       name: "AlarmWeb",
-      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmClient", "CMicroHTTPD"]),
+      dependencies: [
+        "AlarmCore", "AlarmPlatform", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
+      ]),
     .executableTarget(
       name: "alarmclock",
       dependencies: [
@@ -68,9 +72,12 @@ let package = Package(
     .testTarget(
       name: "AlarmServiceTests",
       dependencies: ["AlarmService", "AlarmPlatform", "AlarmCore", "CShim"]),
+    .testTarget(name: "AlarmWebPageTests", dependencies: ["AlarmWebPage", "AlarmCore"]),
     .testTarget(
       name: "AlarmWebTests",
-      dependencies: ["AlarmWeb", "AlarmClient", "AlarmCore", "AlarmPlatform"]),
+      dependencies: [
+        "AlarmWeb", "AlarmWebPage", "AlarmClient", "AlarmCore", "AlarmPlatform",
+      ]),
     .testTarget(
       name: "alarmclockTests",
       dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),
