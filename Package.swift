@@ -51,7 +51,7 @@ let package = Package(
     .target(
       name: "AlarmWeb",
       dependencies: [
-        "AlarmCore", "AlarmPlatform", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
+        "AlarmCore", "AlarmPlatform", "AlarmService", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
       ]),
     .executableTarget(
       name: "alarmclock",
