@@ -10,7 +10,7 @@ public struct WebLimits: Sendable {
   /// Open connections at most; more are refused by libmicrohttpd at accept time.
   public var connections: UInt32 = 64
   /// A connection idle (or trickling a request, the slowloris attack) this long is closed.
-  public var idleTimeout: UInt32 = 15
+  public var idleTimeout: UInt32 = 10
   /// Memory per connection for the request line and headers (libmicrohttpd answers a
   /// request that does not fit with 431/414 on its own).
   public var connectionMemory: Int = 32 * 1024

@@ -27,7 +27,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
       "HOST:PORT with an IP address, e.g. 127.0.0.1:8080, 0.0.0.0:8080 or [::]:8080, not '\(text)'"
     guard let colon = text.lastIndex(of: ":") else { return .failure(.init(expectation)) }
     var host = String(text[..<colon])
-    guard let port = UInt16(text[text.index(after: colon)...]), port > 0 else {
+    guard let port = UInt16(text[text.index(after: colon)...]) else {
       return .failure(.init(expectation))
     }
     var v6 = false
@@ -67,6 +67,23 @@ public enum WebListener {
       let count = env["LISTEN_FDS"].flatMap(Int.init), count >= 1
     else { return nil }
     return 3
+  }
+
+  /// The port a listening socket is bound to (port 0 asks the kernel for a free one).
+  public static func port(of fd: Int32) -> UInt16? {
+    var sa = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let ok = withUnsafeMutablePointer(to: &sa) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    guard ok == 0 else { return nil }
+    let family = sa.ss_family
+    return withUnsafePointer(to: &sa) { p in
+      if family == sa_family_t(AF_INET6) {
+        return p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+      }
+      return p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+    }
   }
 
   /// A non-blocking, close-on-exec TCP socket listening on `address`.

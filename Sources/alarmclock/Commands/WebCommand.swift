@@ -82,6 +82,7 @@ struct WebCommand: Command {
     let log = Logger(fd: 2, environment: Environment(env), minimumLevel: .info)
     let systemdFD = WebListener.fromSystemd(environment: env)
     let listenFD: Int32
+    var shown = address
     if let systemdFD {
       listenFD = systemdFD
     } else {
@@ -91,6 +92,7 @@ struct WebCommand: Command {
         printError("alarmclock web: cannot listen on \(address): \(error)")
         return ExitCode.failure
       }
+      shown.port = WebListener.port(of: listenFD) ?? address.port
     }
     let idle = idleExit ?? (systemdFD != nil ? .seconds(600) : nil)
     let setup = WebSetup(
@@ -108,7 +110,7 @@ struct WebCommand: Command {
     }
     log.notice(
       systemdFD != nil
-        ? "serving on the socket from systemd" : "serving on \(address.url)/")
+        ? "serving on the socket from systemd" : "serving on \(shown.url)/")
     return process.run()
   }
 }
