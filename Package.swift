@@ -8,6 +8,9 @@
 //   CShim          C shim for kernel macros and structs Swift cannot import
 //   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
 //   AlarmService   the service wiring: one object owning the loop, engine, ringer, inputs
+//   AlarmClient    what the CLI and the web process share: config edits, service requests, JSON
+//   CMicroHTTPD    system library for the web process (pkg-config libmicrohttpd, apt)
+//   AlarmWeb       `alarmclock web`: HTTP server in our loop, API, auth, page routes
 //   alarmclock     the executable: CLI commands; `run` starts AlarmService
 //   alarmclock-bench  measurements for bench/ and fault injection for tests (not installed)
 import PackageDescription
@@ -39,9 +42,22 @@ let package = Package(
       dependencies: ["AlarmCore", "AlarmPlatform"]),
     // The HTML pages of `alarmclock web`: pure renderers, strings from plain inputs.
     .target(name: "AlarmWebPage", dependencies: ["AlarmCore"]),
+    .target(
+      name: "AlarmClient",
+      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService"]),
+    .systemLibrary(
+      name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"])]),
+    .target(
+      name: "AlarmWeb",
+      dependencies: [
+        "AlarmCore", "AlarmPlatform", "AlarmService", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
+      ]),
     .executableTarget(
       name: "alarmclock",
-      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService", "TOML"]),
+      dependencies: [
+        "AlarmCore", "AlarmPlatform", "AlarmService", "AlarmClient", "AlarmWeb", "TOML",
+      ]),
     // Measurements for bench/ and fault injection for the tests; not part of the product.
     .executableTarget(
       name: "alarmclock-bench",
@@ -57,6 +73,11 @@ let package = Package(
       name: "AlarmServiceTests",
       dependencies: ["AlarmService", "AlarmPlatform", "AlarmCore", "CShim"]),
     .testTarget(name: "AlarmWebPageTests", dependencies: ["AlarmWebPage", "AlarmCore"]),
+    .testTarget(
+      name: "AlarmWebTests",
+      dependencies: [
+        "AlarmWeb", "AlarmWebPage", "AlarmClient", "AlarmCore", "AlarmPlatform",
+      ]),
     .testTarget(
       name: "alarmclockTests",
       dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),
