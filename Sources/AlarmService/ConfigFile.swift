@@ -15,8 +15,18 @@ public struct LoadedConfig {
   /// Set when the config decoded and its zone loaded.
   public var config: Config?
   public var zone: TimeZoneRules
-  /// Every diagnostic as `path:line:col: message` (and zone problems).
+  /// Every diagnostic as `path:line:col: message` (and zone problems, calendar errors and
+  /// warnings).
   public var messages: [String]
+  /// The `skip_calendars` files, read and parsed (set when the config is usable).
+  public var calendars = SkipCalendarFiles.Loaded()
+  /// The calendars' warnings and alarms they keep quiet for a year, as in `messages`.
+  public var calendarWarnings: [String] = []
+
+  /// The calendars' days off around the local date of `now`.
+  public func daysOff(at now: Instant) -> DaysOff {
+    DaysOff(files: calendars.files, today: zone.local(at: now).date)
+  }
 }
 
 /// Why the config file could not be read at all, in one line.
@@ -39,19 +49,29 @@ public enum ConfigFile {
 
   /// Reads the file, or a one-line reason it could not be read.
   public static func read(_ path: String) -> Result<[UInt8], ConfigFileError> {
+    read(path, limit: maxBytes, tooLarge: "a config is at most 16 MiB").mapError {
+      ConfigFileError("\(path): \($0)")
+    }
+  }
+
+  /// Reads a file of at most `limit` bytes, or why not in a few words (`cannot open: ...`,
+  /// `too large (TOOLARGE)`), without the path.
+  static func read(_ path: String, limit: Int, tooLarge: String)
+    -> Result<[UInt8], ConfigFileError>
+  {
     do throws(SystemError) {
-      return .success(try FileSystem.readFile(path, limit: maxBytes))
+      return .success(try FileSystem.readFile(path, limit: limit))
     } catch {
       let why: String
       switch error.errno {
-      case EFBIG: why = "too large (a config is at most 16 MiB)"
+      case EFBIG: why = "too large (\(tooLarge))"
       case EISDIR: why = "a directory, not a file"
       case EINVAL: why = "not a regular file"
       default:
         let reason = SystemError.message(for: error.errno)
         why = error.call.hasPrefix("open") ? "cannot open: \(reason)" : "cannot read: \(reason)"
       }
-      return .failure(ConfigFileError("\(path): \(why)"))
+      return .failure(ConfigFileError(why))
     }
   }
 
@@ -67,8 +87,11 @@ public enum ConfigFile {
   }
 
   /// Decodes and validates config bytes read from `path` and resolves the time zone.
+  /// With `requireCalendars` false (the last-good fallback), an unreadable calendar is
+  /// reported but leaves the config usable: ringing on a holiday beats not ringing.
   public static func decode(
-    _ bytes: [UInt8], path: String, environment: [String: String], now: Instant?
+    _ bytes: [UInt8], path: String, environment: [String: String], now: Instant?,
+    requireCalendars: Bool = true
   ) -> Result<LoadedConfig, ConfigFileError> {
     guard let text = String(validating: bytes, as: UTF8.self) else {
       return .failure(ConfigFileError("\(path): not UTF-8 text"))
@@ -86,8 +109,24 @@ public enum ConfigFile {
         config = nil
       }
     }
-    return .success(
-      LoadedConfig(path: path, result: result, config: config, zone: zone, messages: messages))
+    var loaded = LoadedConfig(
+      path: path, result: result, config: config, zone: zone, messages: messages)
+    if let config {
+      let calendars = SkipCalendarFiles.load(config, configPath: path)
+      loaded.calendars = calendars
+      loaded.messages += calendars.errors
+      if calendars.errors.isEmpty || !requireCalendars {
+        let when = now ?? currentInstant()
+        loaded.calendarWarnings =
+          calendars.warnings
+          + SkipCalendarFiles.quietAlarms(
+            config, zone: zone, daysOff: loaded.daysOff(at: when), now: when, configPath: path)
+        loaded.messages += loaded.calendarWarnings
+      } else {
+        loaded.config = nil
+      }
+    }
+    return .success(loaded)
   }
 }
 
@@ -103,9 +142,11 @@ public func processEnvironment() -> [String: String] {
   return env
 }
 
-/// The current instant from CLOCK_REALTIME.
+/// The current instant from CLOCK_REALTIME, to the millisecond (a snooze pressed at
+/// 06:00:01.5 ends at 06:00:01.5 plus its length, not a whole second earlier).
 public func currentInstant() -> Instant {
-  Instant(seconds: Clock.realtime.now().components.seconds)
+  let (s, atto) = Clock.realtime.now().components
+  return Instant(seconds: s, milliseconds: atto / 1_000_000_000_000_000)
 }
 
 /// The running binary's path (for sounds installed beside it).

@@ -16,6 +16,8 @@ final class ConfigKeeper {
   struct Snapshot {
     var config: Config
     var zone: TimeZoneRules
+    /// Its `skip_calendars` files as read with it.
+    var calendars = SkipCalendarFiles.Loaded()
     /// The file it was read from (the config, or the last-good copy).
     var source: String
   }
@@ -54,7 +56,9 @@ final class ConfigKeeper {
       for w in warnings { log(.warning, w) }
     case .rejected(let errors):
       for e in errors { log(.error, e) }
-      if let saved = ConfigKeeper.decode(lastGoodPath, environment: environment, now: now) {
+      if let saved = ConfigKeeper.decode(
+        lastGoodPath, as: path, environment: environment, now: now)
+      {
         current = saved
         log(
           .error,
@@ -99,10 +103,12 @@ final class ConfigKeeper {
       return .rejected(errors: errors)
     }
     errors = []
-    current = Snapshot(config: config, zone: loaded.zone, source: path)
+    current = Snapshot(
+      config: config, zone: loaded.zone, calendars: loaded.calendars, source: path)
     // Best effort: without the copy only the fallback after a restart is lost.
     try? AtomicFile.write(bytes, to: lastGoodPath, mode: 0o640)
-    return .applied(warnings: loaded.result.warnings.map { $0.formatted(path: path) })
+    return .applied(
+      warnings: loaded.result.warnings.map { $0.formatted(path: path) } + loaded.calendarWarnings)
   }
 
   /// `ConfigStatus` for `status`.
@@ -110,13 +116,18 @@ final class ConfigKeeper {
     ConfigStatus(path: path, ok: errors.isEmpty, errors: errors)
   }
 
-  private static func decode(_ path: String, environment: [String: String], now: Instant)
-    -> Snapshot?
-  {
-    guard case .success(let loaded) = ConfigFile.load(path, environment: environment, now: now),
+  /// The saved copy at `path`, decoded as if it were `configPath`: its relative paths
+  /// (`skip_calendars`, `sound_dirs`, ...) are the config directory's, not the state's.
+  private static func decode(
+    _ path: String, as configPath: String, environment: [String: String], now: Instant
+  ) -> Snapshot? {
+    guard case .success(let bytes) = ConfigFile.read(path),
+      case .success(let loaded) = ConfigFile.decode(
+        bytes, path: configPath, environment: environment, now: now, requireCalendars: false),
       let config = loaded.config
     else { return nil }
-    return Snapshot(config: config, zone: loaded.zone, source: path)
+    return Snapshot(
+      config: config, zone: loaded.zone, calendars: loaded.calendars, source: path)
   }
 
   /// No alarms, default settings: what runs when nothing usable exists yet.

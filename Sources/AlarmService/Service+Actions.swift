@@ -15,6 +15,7 @@ extension Service {
         startSound(alarm, remaining: remaining, resumed: resumed)
       case .stopSound:
         awaitingFirstFrame = nil
+        ringEscalated = false
         ringer.stop()
       case .hook(let call):
         runHook(call)
@@ -38,29 +39,27 @@ extension Service {
     }
     // (A resumed ring is logged by the engine, which knows what is left in words.)
     prepared = nil
-    ringer.start(ringRequest(alarm, remaining: remaining))
+    // Each ring period (after a snooze too) starts un-escalated: the ringer counts anew.
+    ringEscalated = false
+    let sound = soundForSession(alarm, now: now)
+    ringer.start(ringRequest(alarm, remaining: remaining, sound: sound))
+    soundRinging(sound)
   }
 
   /// What the ringer plays for `alarm`. A sound that cannot be resolved is never opened:
   /// the request carries why, the ringer rings the fallback tone and reports it once.
-  func ringRequest(_ alarm: Alarm, remaining: Duration) -> RingRequest {
-    var sound: String? = nil
-    var unplayable: SoundError? = nil
-    if let name = alarm.sound {
-      do throws(SoundError) {
-        sound = try Service.soundResolver(config).resolve(name)
-      } catch {
-        unplayable = error
-      }
-    }
+  func ringRequest(_ alarm: Alarm, remaining: Duration, sound chosen: ChosenSound)
+    -> RingRequest
+  {
     let audio = config.audio
     var request = RingRequest(
-      sound: sound, volume: alarm.volume, ramp: alarm.ramp, loop: true,
+      sound: chosen.path, volume: alarm.volume, ramp: alarm.ramp, loop: true,
       // A backstop only: the engine's own deadline stops the sound first.
       maxDuration: remaining + .seconds(5),
       devices: [audio.device] + audio.fallbackDevices.filter { $0 != audio.device },
       mixer: audio.mixer.map { MixerSetting(control: $0, ctl: audio.mixerDevice) })
-    request.unplayable = unplayable
+    request.unplayable = chosen.problem
+    request.escalation = chosen.escalation
     return request
   }
 
@@ -78,6 +77,7 @@ extension Service {
       audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
     case .fallbackTone(let error):
       log.warning("audio: \(error); ringing the fallback tone")
+      chosenSound?.problem = error
     case .deviceFailed(let error):
       audioStatus = InputStatus(name: "audio", available: false, detail: "\(error)")
     case .deviceOpened(let device, let isFallback):
@@ -91,6 +91,11 @@ extension Service {
       audioStatus = InputStatus(name: "audio", available: false, detail: text)
     case .mixerFailed(let error):
       log.warning("audio: mixer: \(error)")
+    case .escalated(let sound):
+      ringEscalated = true
+      let volume = chosenSound?.escalation.map { " to \($0.volume) %" } ?? ""
+      log.notice(
+        "the alarm is escalating: volume rising\(volume)" + (sound.map { ", sound \($0)" } ?? ""))
     case .stopped:
       if audioStatus.available {
         audioStatus = InputStatus(name: "audio", available: true, detail: "idle")

@@ -88,7 +88,10 @@ extension Service {
     let outcome = configs.reload(now: now, force: reread)
     switch outcome {
     case .unchanged:
-      if force { log.info("config unchanged") }
+      if force {
+        log.info("config unchanged")
+        calendarsChanged(reread: true)
+      }
     case .rejected(let errors):
       for e in errors { log.error(e) }
       log.error("config rejected (\(reason)); the last good config stays in force")
@@ -96,9 +99,9 @@ extension Service {
     case .applied(let warnings):
       for w in warnings { log.warning(w) }
       engine.options = Service.engineOptions(config)
+      calendars.use(configs.current.calendars, today: zone.local(at: now).date)
       perform(
-        engine.reload(
-          alarms: config.alarms, source: Schedule(alarms: config.alarms, zone: zone), now: now))
+        engine.reload(alarms: config.alarms, source: schedule(config, zone: zone), now: now))
       if config.settings.stateDir != before.stateDir || config.settings.socket != before.socket {
         log.notice("state_dir and socket changes apply after a restart")
       }

@@ -105,10 +105,16 @@ extension Service {
       inputs.append(
         InputStatus(name: "state", available: false, detail: "cannot write \(saver.path)"))
     }
-    return StatusReport(
+    watchClock(now: now)
+    var report = StatusReport(
       version: Service.version, config: configs.status,
-      clockSynchronized: ClockSync.isSynchronized(), session: parts.session, next: parts.next,
+      clockSynchronized: clockWatch.synchronized, session: parts.session.map(sessionSound),
+      next: parts.next,
       history: parts.history, inputs: inputs)
+    report.clockPlausible = ClockTrust.isPlausible(now)
+    report.clockLastJump = clockWatch.lastJump
+    report.clockSynchronizedAt = clockWatch.synchronizedAt.map { ISO8601Text.format($0, in: zone) }
+    return report
   }
 
   /// The terminal's one line: the ringing alarm, or the next one.

@@ -29,6 +29,7 @@ extension Service {
     case .clockChanged?:
       clockWasSet(now: now)
     case .expired?:
+      watchClock(now: now)
       if wakePlan?.isPreparePoint == true { prepareNextRing(now: now) }
     }
     perform(engine.advance(to: now))
@@ -36,8 +37,12 @@ extension Service {
   }
 
   func clockWasSet(now: Instant) {
-    log.notice("the system clock was set: now \(ISO8601Text.format(now, in: zone))")
+    let jump = clockJump(now: now)
+    let by = jump.map { ": jumped \(ClockTrust.jumpText($0))" } ?? ""
+    log.notice("the clock was set\(by); now \(ISO8601Text.format(now, in: zone))")
+    if let jump { clockWatch.lastJump = jump }
     prepared = nil
+    watchClock(now: now)
   }
 
   /// Arms the realtime timer at the wake plan's deadline: the engine's next wake-up, or a
@@ -70,7 +75,9 @@ extension Service {
     let plan = engine.wakePlan(now: now, prepared: prepared)
     wakePlan = plan
     if plan.prepareNow != nil { prepareNextRing(now: now) }
-    try alarmTimer.arm(at: .seconds(plan.deadline.seconds), cancelOnClockChange: true)
+    // To the millisecond: a snooze end counted from a press is not a whole second.
+    try alarmTimer.arm(
+      at: .milliseconds(plan.deadline.totalMilliseconds), cancelOnClockChange: true)
   }
 
   func prepareNextRing(now: Instant) {
@@ -78,6 +85,8 @@ extension Service {
       return
     }
     prepared = f
-    ringer.prepare(ringRequest(alarm, remaining: alarm.ringFor))
+    let sound = chooseSound(alarm, firing: f.at)
+    chosenSound = sound
+    ringer.prepare(ringRequest(alarm, remaining: alarm.ringFor, sound: sound))
   }
 }

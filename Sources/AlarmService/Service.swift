@@ -29,6 +29,8 @@ public final class Service {
   /// The loop every source is registered on; owned by the thread that calls `run`.
   public let loop: EventLoop
   let configs: ConfigKeeper
+  /// The `skip_calendars` files in force and their days off.
+  let calendars: CalendarKeeper
   var engine: AlarmEngine
   let saver: StateSaver
   var ringer: Ringer
@@ -46,12 +48,18 @@ public final class Service {
   let hooks: HookRunner
   /// The firing the ringer was prepared for, so it is prepared once.
   var prepared: Firing?
+  /// The sound chosen for the prepared or current ring session.
+  var chosenSound: ChosenSound?
+  /// Whether the current ring period has escalated (`escalate_after`).
+  var ringEscalated = false
   /// The last thing the audio side reported, for `status`.
   var audioStatus = InputStatus(name: "audio", available: true, detail: "idle")
   /// The firing whose first frame is awaited, to log how late it came.
   var awaitingFirstFrame: Instant?
   /// The realtime timer's plan: its deadline and whether that is a prepare point.
   public internal(set) var wakePlan: WakePlan?
+  /// What the service saw of the clock: synchronisation, jumps (Service+Clock.swift).
+  var clockWatch = ClockWatch()
   /// Called with each ringer event after the service has handled it (tests watch rings).
   public var ringerEvents: ((RingerEvent) -> Void)?
   private var stopped = false
@@ -116,9 +124,12 @@ public final class Service {
     }
     let state = saver.load()
     let current = configs.current
+    calendars = CalendarKeeper(
+      current.calendars, today: current.zone.local(at: now).date, log: log)
     engine = AlarmEngine(
       alarms: current.config.alarms,
-      source: Schedule(alarms: current.config.alarms, zone: current.zone),
+      source: Schedule(
+        alarms: current.config.alarms, zone: current.zone, daysOff: calendars.daysOff),
       state: state, options: Service.engineOptions(current.config))
     let relay = WeakRelay<Service>()
     let mailbox = loop.makeMailbox(RingerEvent.self) { [relay] event in
@@ -183,11 +194,13 @@ public final class Service {
     }
     startWatching()
     startWatchingSystemZone()
+    startCalendars()
     try startServer()
     if options.terminal { startTerminal() }
     startWatchdog()
     startInputs()
     let now = clock.now()
+    watchClock(now: now, starting: true)
     perform(engine.advance(to: now))
     rearm(now: now)
     let ready = readyStatus()

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmPlatform
 
 #if canImport(Glibc)
   import Glibc
@@ -48,6 +49,11 @@ public struct ServiceOptions: Sendable {
   public var stateWriteInterval: Duration = .milliseconds(250)
   /// How long a failed state-file write waits before it is tried again.
   public var stateRetryInterval: Duration = .seconds(30)
+  /// systemd-timesyncd's runtime directory, whose `synchronized` flag says the clock is
+  /// synchronised (tests point it elsewhere).
+  public var timesyncDirectory = ClockSync.timesyncDirectory
+  /// The kernel's NTP state, asked when the flag file is absent (tests fake it).
+  public var kernelClockState: @Sendable () -> ClockSync.KernelState = { ClockSync.kernelState() }
 
   /// Options with the product's defaults for everything not given.
   public init(

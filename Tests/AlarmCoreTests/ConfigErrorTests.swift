@@ -132,7 +132,7 @@ import Testing
         "8:9: 'label' must be a string, not an integer",
         "9:8: 'days' must be \"daily\", \"weekdays\", \"weekends\", \"never\" or a list like "
           + "[\"mon\", \"wed\"], not an integer",
-        "10:8: 'skip' must be a list of dates like [2027-12-25, 2028-01-01], not a string",
+        "10:8: 'skip' must be a list of dates like [2027-12-25, { from = 2027-07-19, to = 2027-07-30 }], not a string",
         "11:10: 'volume' must be an integer from 0 to 100, not a float",
         "12:9: 'sound' must not be empty",
       ])
@@ -264,9 +264,12 @@ import Testing
       messages(text) == [
         "3:8: 'date' 2027-02-29 does not exist",
         "4:21: 'skip' date 2027-13-01 does not exist",
-        "4:35: 'skip' entries must be a date like 2027-03-28, not an integer",
-        "4:38: 'skip' entries must be a date like 2027-03-28, not \"soon\"",
-        "4:46: 'skip' entries must be a date like 2027-03-28, not a local date-time (the time "
+        "4:35: 'skip' entries must be a date like 2027-12-24 or a range like "
+          + "{ from = 2027-07-19, to = 2027-07-30 }, not an integer",
+        "4:38: 'skip' entries must be a date like 2027-12-24 or a range like "
+          + "{ from = 2027-07-19, to = 2027-07-30 }, not \"soon\"",
+        "4:46: 'skip' entries must be a date like 2027-12-24 or a range like "
+          + "{ from = 2027-07-19, to = 2027-07-30 }, not a local date-time (the time "
           + "goes in 'time')",
       ])
     #expect(

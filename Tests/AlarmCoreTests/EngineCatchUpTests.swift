@@ -180,4 +180,50 @@ import Testing
     #expect(a.sound == ["start work 300s"])
     #expect(e.state.kinds == ["rung work"])
   }
+
+  /// Found by the boot tier: a one-off added while the clock was weeks behind, whose
+  /// true time lies before the newest instant an earlier boot saw, was neither rung
+  /// nor recorded when the clock was set.
+  @Test func aOneOffAddedWhileTheClockWasBehindIsMissedNotForgotten() throws {
+    var e = makeEngine([work])
+    _ = e.advance(to: at(6, 0))
+    _ = e.advance(to: at(22, 0))  // the earlier boot ran until 22:00
+    let dentist = alarm(
+      "dentist", 21, 40, days: .never, date: LocalDate(year: 2026, month: 12, day: 2))
+    var boot = makeEngine([work], state: try saved(e))
+    _ = boot.advance(to: Instant(seconds: 30))  // no RTC: 1970
+    _ = boot.reload(
+      alarms: [work, dentist], source: UTCFirings(alarms: [work, dentist]),
+      now: Instant(seconds: 40))
+    let a = boot.advance(to: at(22, 5))  // the clock is set
+    #expect(a.sound.isEmpty)
+    #expect(a.hooks == ["missed dentist"])
+    #expect(boot.state.kinds.filter { $0 == "missed dentist" }.count == 1)
+    #expect(boot.upcoming(after: at(22, 5), count: 1).map(\.at) == [at(6, 45, day: 1)])
+    // Recorded once: a later catch-up does not report it again.
+    #expect(boot.advance(to: at(23, 0)).hooks.isEmpty)
+  }
+
+  /// Found by the boot tier: a test ring of a disabled alarm ended when the service
+  /// restarted ("was disabled: its ring session stops") although nothing changed.
+  @Test func aTestRingOfADisabledAlarmResumesAfterARestart() throws {
+    let off = alarm("off", 9, 0, enabled: false)
+    var e = makeEngine([work, off])
+    _ = e.advance(to: at(8, 0))
+    #expect(e.ring("off", now: at(8, 1)).error == nil)
+    #expect(e.state.session?.isTest == true)
+    var restarted = makeEngine([work, off], state: try saved(e))  // watchdog restart
+    let a = restarted.advance(to: at(8, 2))
+    #expect(a.sound == ["start off 540s resumed"])
+    #expect(restarted.state.session?.alarmID == "off")
+    // A scheduled ring of an alarm disabled while the service was down still stops.
+    var f = makeEngine([work])
+    _ = f.advance(to: at(6, 0))
+    _ = f.advance(to: at(6, 45))
+    var disabled = work
+    disabled.enabled = false
+    var g = makeEngine([disabled], state: try saved(f))
+    _ = g.advance(to: at(6, 46))
+    #expect(g.state.session == nil)
+  }
 }

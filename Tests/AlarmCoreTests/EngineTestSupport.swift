@@ -38,6 +38,14 @@ struct UTCFirings: FiringSource {
       .filter { $0.at > instant }.min { $0.at < $1.at }
   }
 
+  /// One alarm's next firing, directly, as the real schedule finds it (the
+  /// protocol's default walks every firing in between).
+  func next(of alarmID: String, after instant: Instant, marks: ScheduleMarks) -> Firing? {
+    guard let a = alarms.first(where: { $0.id == alarmID }), a.enabled else { return nil }
+    if a.isOneOff { return oneOffFiring(a, marks: marks).flatMap { $0.at > instant ? $0 : nil } }
+    return UTCFirings(alarms: [a]).next(after: instant, marks: marks)
+  }
+
   private func oneOffFiring(_ alarm: Alarm, marks: ScheduleMarks) -> Firing? {
     guard let mark = marks.oneOffs[alarm.id], mark.doneAt == nil else { return nil }
     let tod = Int64(alarm.time.secondsOfDay)

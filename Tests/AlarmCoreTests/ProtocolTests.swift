@@ -166,7 +166,10 @@ import Testing
         "\"code\":\"line-too-long\""))
     let status = String(
       decoding: ControlReply.ok(.status(Self.status)).encodedLine(), as: UTF8.self)
-    #expect(status.contains(#""clock":{"synchronized":null}"#))
+    #expect(
+      status.contains(
+        #""clock":{"last_jump_s":null,"plausible":null,"synchronized":null,"synchronized_at":null}"#
+      ))
     #expect(status.contains(#""label":"Nap\nline""#))
   }
 

@@ -67,9 +67,11 @@ import Testing
     rejects(#"{}"#, "version: is missing")
     rejects(#"{"version": 1, "last_checked": 1e400}"#, "number out of range")
     rejects(
-      #"{"version": 1, "last_checked": 99999999999999999999}"#, "last_checked: must be an integer")
+      #"{"version": 1, "last_checked": 99999999999999999999}"#,
+      "last_checked: must be a number of seconds from 0 to 253402300799")
     rejects(#"{"version": 1, "last_checked": -5}"#, "last_checked: must be an integer from 0")
-    rejects(#"{"version": 1, "last_checked": 1.5}"#, "last_checked: must be an integer")
+    // Fractions are milliseconds (a snooze end counted from a press); negative ones are not.
+    rejects(#"{"version": 1, "last_checked": -1.5}"#, "last_checked: must be a number of seconds")
     rejects(#"{"version": 1, "last_checked": NaN}"#, "invalid JSON")
     rejects(#"{"version": 1, "lastChecked": 5}"#, "lastChecked: unknown field")
     rejects(#"{"version": 1, "version": 1}"#, "duplicate key")

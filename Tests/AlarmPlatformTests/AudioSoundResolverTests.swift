@@ -37,6 +37,38 @@ import Testing
     }
   }
 
+  @Test func aFolderIsLocatedAndListsOnlyItsPlayableFiles() throws {
+    let (t, user, bundled) = try makeDirs()
+    defer { t.remove() }
+    let folder = user + "/mornings"
+    try FileManager.default.createDirectory(
+      atPath: folder + "/sub", withIntermediateDirectories: true)
+    for name in ["a.WAV", "b.opus", ".hidden.mp3", "notes.txt", "sub/c.wav", "noext"] {
+      _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data([1]))
+    }
+    // A link to a file inside counts; one leading out of the folder does not.
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/inside.flac", withDestinationPath: folder + "/a.WAV")
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/outside.wav", withDestinationPath: bundled + "/rooster.wav")
+    let r = SoundResolver(directories: [user, bundled])
+    #expect(try r.locate("mornings") == .folder(folder))
+    #expect(try r.locate("mornings/") == .folder(folder))
+    #expect(try r.locate(folder) == .folder(folder))
+    #expect(try r.locate("rooster") == .file(user + "/rooster.mp3"))
+    #expect(throws: SoundError(file: folder, reason: .notAFile)) { try r.resolve("mornings") }
+    #expect(
+      try SoundResolver.playableFiles(in: folder).sorted() == ["a.WAV", "b.opus", "inside.flac"])
+    #expect(throws: SoundError(file: folder + "/sub/x", reason: .missing)) {
+      try SoundResolver.playableFiles(in: folder + "/sub/x")
+    }
+    let empty = user + "/empty"
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    #expect(throws: SoundError(file: empty, reason: .emptyFolder)) {
+      try SoundResolver.playableFiles(in: empty)
+    }
+  }
+
   @Test func pathsAreUsedAsGiven() throws {
     let (t, user, bundled) = try makeDirs()
     defer { t.remove() }

@@ -61,6 +61,8 @@ import Testing
   @Test func valuesOfLevelsAndDirectories() throws {
     #expect(try Self.complete(["run", "--log-level", "n"]) == ["notice"])
     #expect(try Self.complete(["play", "--sound-dir", "/e"]) == ["/etc"])
+    #expect(try Self.complete(["add", "--sound-order", "r"]) == ["rotate"])
+    #expect(try Self.complete(["edit", "--unset", "sound_"]) == ["sound_order"])
   }
 
   @Test func noOptionIsOfferedWhereAValueIsDue() throws {

@@ -117,6 +117,41 @@ import Testing
     #expect(f.text.contains("  label   = \"Office\"\n"))
   }
 
+  @Test func soundOrderIsWrittenCheckedAndUnset() throws {
+    let f = try Fixture()
+    defer { f.dir.remove() }
+    let r = try f.run(["edit", "work-0645", "--sound", "mornings/", "--sound-order", "rotate"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(f.text.contains("  sound = \"mornings/\"\n  sound_order = \"rotate\"\n"))
+    try f.expectValid()
+    let bad = try f.run(["edit", "work-0645", "--sound-order", "random"])
+    #expect(bad.status != 0)
+    #expect(
+      bad.stderr.contains(
+        "--sound-order wants shuffle or rotate, not \"random\"; did you mean 'shuffle'?"),
+      "\(bad.stderr)")
+    let unset = try f.run(["edit", "work-0645", "--unset", "sound-order"])
+    #expect(unset.status == 0, "\(unset.stderr)")
+    #expect(!f.text.contains("sound_order"))
+  }
+
+  @Test func maxSnoozesIsWrittenCheckedAndUnset() throws {
+    let f = try Fixture()
+    defer { f.dir.remove() }
+    let r = try f.run(["edit", "work-0645", "--max-snoozes", "3"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(f.text.contains("max_snoozes = 3\n"), "\(f.text)")
+    try f.expectValid()
+    let bad = try f.run(["edit", "work-0645", "--max-snoozes", "1001"])
+    #expect(bad.status != 0)
+    #expect(
+      bad.stderr.contains("--max-snoozes wants a whole number from 0 to 1000, not \"1001\""),
+      "\(bad.stderr)")
+    let unset = try f.run(["edit", "work-0645", "--unset", "max-snoozes"])
+    #expect(unset.status == 0, "\(unset.stderr)")
+    #expect(!f.text.contains("max_snoozes"))
+  }
+
   @Test func enableAndDisableChangeOneLine() throws {
     let f = try Fixture()
     defer { f.dir.remove() }

@@ -125,6 +125,25 @@ import Testing
     #expect(r.stdout.contains("\"at\":\"2027-03-29T02:30:00+02:00\""))
   }
 
+  @Test func listJSONShowsTheSoundFolderAndItsOrder() throws {
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
+    let path = try dir.write(
+      "a.toml",
+      config.replacing(
+        "label = \"Work\"",
+        with: "label = \"Work\"\nsound = \"mornings/\"\nsound_order = \"rotate\""))
+    let r = try CLI.run(["list", "--config", path, "--state-dir", dir.path, "--json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains(#""sound":"mornings/","sound_order":"rotate""#), "\(r.stdout)")
+    #expect(r.stdout.contains(#""sound":null,"sound_order":"shuffle""#))
+    let bad = try dir.write("b.toml", "[defaults]\nsound_order = \"rotte\"\n")
+    let check = try CLI.run(["check", "--config", bad])
+    #expect(check.status != 0)
+    #expect(check.stderr.contains("b.toml:2:15: 'sound_order' must be"), "\(check.stderr)")
+    #expect(check.stderr.contains("did you mean \"rotate\"?"))
+  }
+
   @Test func nextHumanForm() throws {
     let dir = try TempDir("cli")
     defer { dir.remove() }

@@ -9,7 +9,10 @@ VM_DEBS=$VM_CACHE/debs
 mkdir -p "$VM_CACHE" "$VM_DEBS"
 
 # Kernel modules the VM loads at boot, by name; their dependencies are added from modinfo.
+# The boot tier (scripts/test-boot) also needs overlay (its root is the host's, read-only,
+# under a writable layer) and virtio_blk, ext4 and crc32c for the disk that layer lives on.
 VM_MODULES=(virtio_pci 9pnet_virtio 9p configfs evdev uinput snd-aloop)
+VM_BOOT_MODULES=(virtio_blk crc32c_generic ext4 overlay)
 
 vm_log() { printf 'vm: %s\n' "$*" >&2; }
 vm_die() { printf 'vm: error: %s\n' "$*" >&2; exit 1; }
@@ -42,3 +45,4 @@ VM_KPKG=$(vm_kernel_package)
 VM_KREL=${VM_KPKG#linux-image-}
 VM_KDIR=$VM_CACHE/kernel/$VM_KREL
 VM_KSERIES=$(printf '%s' "$VM_KREL" | cut -d. -f1,2)
+VM_BOOT=$VM_CACHE/boot

@@ -2,7 +2,11 @@ import TOML
 
 /// The settings `[defaults]` and `[[alarm]]` share: sound, volume, ramp, snooze, ring_for.
 enum DefaultsDecoder {
-  static let keys = ["sound", "volume", "ramp", "snooze", "ring_for"]
+  static let keys =
+    ["sound", "sound_order", "volume", "ramp", "snooze", "ring_for", "skip_calendars"]
+    + EscalationDecoder.keys + ["max_snoozes"]
+  /// `max_snoozes`: 0 refuses every snooze (and says why); larger is no real limit.
+  static let maxSnoozesRange: ClosedRange<Int64> = 0...1000
   static let rampRange = Duration.zero...Duration.seconds(3600)
   static let snoozeRange = Duration.seconds(1)...Duration.seconds(3600)
   static let ringForRange = Duration.seconds(1)...Duration.seconds(12 * 3600)
@@ -23,6 +27,20 @@ enum DefaultsDecoder {
         r.state.error(entry.node.range.start, why)
       } else {
         d.sound = sound
+      }
+    }
+    if let entry = r.entry("sound_order") {
+      let names = SoundOrder.allCases.map(\.rawValue)
+      if case .string(let text) = entry.node.value, let order = SoundOrder(rawValue: text) {
+        d.soundOrder = order
+      } else if case .string(let text) = entry.node.value {
+        var message = "'sound_order' must be \"shuffle\" or \"rotate\", not \(quoted(text))"
+        if let guess = Suggestion.closest(to: text, in: names) ?? SoundOrder.synonyms[text] {
+          message += "; did you mean \(quoted(guess))?"
+        }
+        r.state.error(entry.node.range.start, message)
+      } else {
+        r.mismatch(entry, "\"shuffle\" or \"rotate\"")
       }
     }
     if let volume = r.integer("volume", in: 0...100) {
@@ -46,12 +64,41 @@ enum DefaultsDecoder {
       }
     }
     if let ringFor = r.duration("ring_for", in: ringForRange) { d.ringFor = ringFor }
+    if let calendars = skipCalendars(r) { d.skipCalendars = calendars }
+    EscalationDecoder.apply(r, to: &d)
+    if let n = r.integer("max_snoozes", in: maxSnoozesRange) { d.maxSnoozes = Int(n) }
     if d.ramp > d.ringFor, let entry = r.table.entry("ramp") ?? r.table.entry("ring_for") {
       r.state.warning(
         entry.node.range.start,
         "'ramp' (\(DurationText.format(d.ramp))) is longer than 'ring_for' "
           + "(\(DurationText.format(d.ringFor))): the alarm stops before it is at full volume")
     }
+  }
+}
+
+extension DefaultsDecoder {
+  /// `skip_calendars`: iCalendar paths, resolved against the config's directory. An
+  /// alarm's list replaces the default one (`[]` turns the defaults' calendars off).
+  static func skipCalendars(_ r: TableReader) -> [String]? {
+    guard
+      let paths = r.stringList(
+        "skip_calendars", maxBytes: TableReader.maxPathBytes,
+        expectation: "a list of iCalendar files like [\"holidays.ics\"]"),
+      case .array(let array) = r.entry("skip_calendars")?.node.value
+    else { return nil }
+    var out: [String] = []
+    for (path, element) in zip(paths, array.elements) {
+      let resolved = ConfigDecoder.resolve(path, base: r.state.base)
+      if out.contains(resolved) {
+        r.state.warning(element.range.start, "'skip_calendars' lists \(quoted(path)) twice")
+        continue
+      }
+      out.append(resolved)
+      if r.state.calendarPositions[resolved] == nil {
+        r.state.calendarPositions[resolved] = element.range.start
+      }
+    }
+    return out
   }
 }
 
@@ -146,7 +193,7 @@ enum AlarmDecoder {
       label = nil
     }
     let enabled = r.bool("enabled") ?? true
-    let skip = self.skip(r)
+    let (skip, skipRanges) = self.skip(r)
     var settings = defaults
     DefaultsDecoder.apply(r, to: &settings, inherited: defaults)
 
@@ -159,10 +206,11 @@ enum AlarmDecoder {
     guard r.state.errorCount == errorsBefore else {
       return nil
     }
-    let alarm = Alarm(
+    var alarm = Alarm(
       id: explicitID?.0 ?? "", time: time, days: days ?? .never, date: date,
       label: label?.isEmpty == true ? nil : label, defaults: settings, enabled: enabled,
       skip: skip)
+    alarm.skipRanges = skipRanges
     return Draft(alarm: alarm, explicitID: explicitID, source: source)
   }
 
@@ -312,7 +360,7 @@ enum AlarmDecoder {
   }
 
   private static func date(_ node: TOMLNode, key: String, _ r: TableReader) -> LocalDate? {
-    let expectation = "a date like 2027-03-28"
+    let expectation = key == "skip" ? skipExpectation : "a date like 2027-03-28"
     var what: String { key == "skip" ? "'skip' entries" : "'\(key)'" }
     var which: String { key == "skip" ? "'skip' date" : "'\(key)'" }
     switch node.value {
@@ -340,19 +388,56 @@ enum AlarmDecoder {
     return nil
   }
 
-  private static func skip(_ r: TableReader) -> Set<LocalDate> {
-    guard let entry = r.entry("skip") else { return [] }
+  static let skipExpectation =
+    "a date like 2027-12-24 or a range like { from = 2027-07-19, to = 2027-07-30 }"
+
+  /// `skip`: single dates and inclusive `{ from, to }` ranges.
+  private static func skip(_ r: TableReader) -> (Set<LocalDate>, [DateRange]) {
+    guard let entry = r.entry("skip") else { return ([], []) }
     guard case .array(let array) = entry.node.value else {
-      r.mismatch(entry, "a list of dates like [2027-12-25, 2028-01-01]")
-      return []
+      r.mismatch(entry, "a list of dates like [2027-12-25, { from = 2027-07-19, to = 2027-07-30 }]")
+      return ([], [])
     }
     var out: Set<LocalDate> = []
+    var ranges: [DateRange] = []
     for element in array.elements {
+      if case .table(let table) = element.value {
+        if let range = skipRange(table, at: element.range.start, r) {
+          if ranges.contains(range) {
+            r.state.warning(element.range.start, "'skip' lists the range \(range) twice")
+          } else {
+            ranges.append(range)
+          }
+        }
+        continue
+      }
       guard let date = date(element, key: "skip", r) else { continue }
       if !out.insert(date).inserted {
         r.state.warning(element.range.start, "'skip' lists \(date) twice")
       }
     }
-    return out
+    return (out, ranges)
+  }
+
+  /// One `{ from = ..., to = ... }` entry of `skip`.
+  private static func skipRange(_ table: TOMLTable, at position: SourcePosition, _ r: TableReader)
+    -> DateRange?
+  {
+    let reader = TableReader(
+      table, section: "a 'skip' range", anchor: position, known: ["from", "to"], state: r.state)
+    let from = date(reader, key: "from")
+    let to = date(reader, key: "to")
+    for key in ["from", "to"] where table.entry(key) == nil {
+      r.state.error(
+        position, "a 'skip' range needs '\(key)' (e.g. { from = 2027-07-19, to = 2027-07-30 })")
+    }
+    guard let from, let to else { return nil }
+    guard from <= to else {
+      r.state.error(
+        table.entry("to")?.node.range.start ?? position,
+        "a 'skip' range ends (\(to)) before it starts (\(from))")
+      return nil
+    }
+    return DateRange(from: from, to: to)
   }
 }

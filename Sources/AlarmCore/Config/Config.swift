@@ -26,6 +26,9 @@ public struct Config: Sendable {
   /// Where each value is written, by key path (see `SourcePositions`). Lets later
   /// checks (an unknown time zone, a missing sound) point at the right `line:col`.
   public var positions: SourcePositions
+  /// Every `skip_calendars` file (resolved path) with where it is first named, so an
+  /// unreadable one is reported at that `line:col`.
+  public var skipCalendarPositions: [String: SourcePosition] = [:]
 
   public init(
     defaults: AlarmDefaults = AlarmDefaults(), settings: Settings = Settings(),

@@ -27,6 +27,7 @@ public enum ConfigDecoder {
       document.root, section: "",
       anchor: SourcePosition(line: 1, column: 1, offset: 0), known: topLevelKeys, state: state)
     let base = directory(of: path)
+    state.base = base
 
     let defaults =
       sectionTable(root, "defaults").map { DefaultsDecoder.decode($0) } ?? AlarmDefaults()
@@ -56,10 +57,11 @@ public enum ConfigDecoder {
       ($0.element.position.offset, $0.offset) < ($1.element.position.offset, $1.offset)
     }.map(\.element)
     let hasErrors = diagnostics.contains { $0.severity == .error }
-    let config = Config(
+    var config = Config(
       defaults: defaults, settings: settings, audio: audio,
       buttons: buttons.compactMap { $0 }, inputs: inputs.compactMap { $0 }, hooks: hooks,
       alarms: alarms, alarmSources: sources, positions: SourcePositions(document.root))
+    config.skipCalendarPositions = state.calendarPositions
     return ConfigResult(path: path, config: hasErrors ? nil : config, diagnostics: diagnostics)
   }
 

@@ -14,7 +14,9 @@ public enum SoundName {
   public static func problem(_ value: String) -> String? {
     if isPath(value) { return nil }
     if value.isEmpty { return "a sound name must not be empty" }
-    let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+    var parts = value.split(separator: "/", omittingEmptySubsequences: false)
+    // `mornings/` names a folder; one trailing slash is allowed.
+    if parts.count > 1, parts.last?.isEmpty == true { parts.removeLast() }
     if parts.contains("..") {
       return "sound name '\(value)' would leave its sound directory ('..');"
         + " give a name inside the sound directories, or a path starting with / or ./"

@@ -4,6 +4,10 @@ import TOML
 final class DecodeState {
   var diagnostics: [Diagnostic] = []
   private(set) var errorCount = 0
+  /// The config file's directory: relative `skip_calendars` paths are resolved against it.
+  var base: String?
+  /// Where each `skip_calendars` file (resolved) is first named, for errors reading it.
+  var calendarPositions: [String: SourcePosition] = [:]
 
   func error(_ position: SourcePosition, _ message: String) {
     diagnostics.append(Diagnostic(.error, at: position, message))

@@ -25,6 +25,8 @@ public struct DaySet: OptionSet, Hashable, Sendable, Codable {
 public struct AlarmDefaults: Hashable, Sendable {
   /// Sound name or path; nil means the bundled default sound.
   public var sound: String?
+  /// How a sound folder's files take turns (ignored for a single file).
+  public var soundOrder: SoundOrder = .shuffle
   /// Software volume, 0-100 %.
   public var volume: Int = 80
   /// Fade-in from silence to `volume`; zero means no fade.
@@ -33,8 +35,35 @@ public struct AlarmDefaults: Hashable, Sendable {
   public var snooze: Duration? = .seconds(9 * 60)
   /// How long an alarm rings before it silences itself.
   public var ringFor: Duration = .seconds(10 * 60)
+  /// iCalendar files whose all-day events are days off (`skip_calendars`), resolved paths.
+  public var skipCalendars: [String] = []
+  /// A ring still going after this long escalates; nil: never.
+  public var escalateAfter: Duration? = nil
+  /// The volume an escalating ring rises to, 0-100 %.
+  public var escalateVolume: Int = 100
+  /// The sound (name, path or folder) an escalating ring switches to; nil: keep the sound.
+  public var escalateSound: String? = nil
+  /// The most snoozes one ring session allows; nil: no limit (`max_snoozes`).
+  public var maxSnoozes: Int? = nil
 
   public init() {}
+}
+
+/// An inclusive range of dates an alarm does not ring on (`skip = [{ from, to }]`).
+public struct DateRange: Hashable, Sendable, CustomStringConvertible {
+  public var from: LocalDate
+  public var to: LocalDate
+
+  /// The range `from...to`; callers keep `from <= to` (the config refuses the reverse).
+  public init(from: LocalDate, to: LocalDate) {
+    self.from = from
+    self.to = to
+  }
+
+  public func contains(_ date: LocalDate) -> Bool { from <= date && date <= to }
+
+  /// `2027-07-19..2027-07-30`.
+  public var description: String { "\(from)..\(to)" }
 }
 
 /// One alarm, with every setting resolved (defaults already applied).
@@ -57,14 +86,28 @@ public struct Alarm: Hashable, Sendable {
   public var label: String?
   /// Sound name or path; nil means the bundled default sound.
   public var sound: String?
+  /// How a sound folder's files take turns (ignored for a single file).
+  public var soundOrder: SoundOrder
   public var volume: Int
   public var ramp: Duration
   /// nil: snooze is off for this alarm.
   public var snooze: Duration?
   public var ringFor: Duration
+  /// A ring still going after this long escalates; nil: never.
+  public var escalateAfter: Duration?
+  /// The volume an escalating ring rises to, 0-100 %.
+  public var escalateVolume: Int
+  /// The sound an escalating ring switches to; nil: keep the sound.
+  public var escalateSound: String?
+  /// The most snoozes one ring session allows; nil: no limit.
+  public var maxSnoozes: Int?
   public var enabled: Bool
   /// Dates on which it does not ring (holidays).
   public var skip: Set<LocalDate>
+  /// Inclusive date ranges on which it does not ring (vacations), in file order.
+  public var skipRanges: [DateRange] = []
+  /// iCalendar files (resolved paths) whose all-day events are days off.
+  public var skipCalendars: [String]
 
   public init(
     id: String, time: LocalTime, days: DaySet = .never, date: LocalDate? = nil,
@@ -77,12 +120,18 @@ public struct Alarm: Hashable, Sendable {
     self.date = date
     self.label = label
     self.sound = defaults.sound
+    self.soundOrder = defaults.soundOrder
     self.volume = defaults.volume
     self.ramp = defaults.ramp
     self.snooze = defaults.snooze
     self.ringFor = defaults.ringFor
+    self.escalateAfter = defaults.escalateAfter
+    self.escalateVolume = defaults.escalateVolume
+    self.escalateSound = defaults.escalateSound
+    self.maxSnoozes = defaults.maxSnoozes
     self.enabled = enabled
     self.skip = skip
+    self.skipCalendars = defaults.skipCalendars
   }
 
   /// A one-off rings once: on `date`, or at the next occurrence of `time`

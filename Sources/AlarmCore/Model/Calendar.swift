@@ -4,7 +4,8 @@
 
 /// A day of the week, numbered as ISO 8601 does (Monday = 1 ... Sunday = 7).
 public enum Weekday: Int, CaseIterable, Sendable, Hashable, Comparable, Codable {
-  case monday = 1, tuesday, wednesday, thursday, friday, saturday, sunday
+  case monday = 1
+  case tuesday, wednesday, thursday, friday, saturday, sunday
 
   /// The config file's spelling: `mon` ... `sun`.
   public var key: String {
@@ -144,7 +145,8 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
   /// Parses `HH:MM` or `HH:MM:SS` (24-hour clock).
   public init?(text: String) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
+    guard parts.count == 2 || parts.count == 3,
+      parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isASCII) }),
       let h = Int(parts[0]), let m = Int(parts[1])
     else { return nil }
     let s = parts.count == 3 ? Int(parts[2]) : 0
@@ -154,23 +156,65 @@ public struct LocalTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
   }
 }
 
-/// A point on the UTC time line, in whole seconds since the Unix epoch.
+/// A point on the UTC time line: whole seconds since the Unix epoch plus a
+/// millisecond part. Firings are whole seconds; an instant read from the clock
+/// (a press, a command) keeps its milliseconds, so a deadline counted from it
+/// (a snooze end, a ring period's end) is exact to the millisecond.
 /// The core never reads the clock: callers pass instants in.
 public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
   public var seconds: Int64
+  /// 0...999, added to `seconds`.
+  public var milliseconds: Int
 
-  public init(seconds: Int64) { self.seconds = seconds }
+  /// A whole-second instant.
+  public init(seconds: Int64) {
+    self.seconds = seconds
+    self.milliseconds = 0
+  }
 
-  public static func < (a: Instant, b: Instant) -> Bool { a.seconds < b.seconds }
+  /// `seconds` plus `milliseconds` (any value: carried into the seconds).
+  public init(seconds: Int64, milliseconds: Int64) {
+    self.init(totalMilliseconds: seconds * 1000 + milliseconds)
+  }
+
+  /// Milliseconds since the epoch (floored: -1 ms is 999 ms into second -1).
+  public init(totalMilliseconds ms: Int64) {
+    let (q, r) = ms.quotientAndRemainder(dividingBy: 1000)
+    self.seconds = r < 0 ? q - 1 : q
+    self.milliseconds = Int(r < 0 ? r + 1000 : r)
+  }
+
+  /// Milliseconds since the epoch.
+  public var totalMilliseconds: Int64 { seconds * 1000 + Int64(milliseconds) }
+
+  /// The same instant cut to its whole second.
+  public var wholeSecond: Instant { Instant(seconds: seconds) }
+
+  public static func < (a: Instant, b: Instant) -> Bool {
+    (a.seconds, a.milliseconds) < (b.seconds, b.milliseconds)
+  }
+  /// Durations count to the millisecond (finer parts are dropped).
   public static func + (a: Instant, d: Duration) -> Instant {
-    Instant(seconds: a.seconds + d.components.seconds)
+    Instant(totalMilliseconds: a.totalMilliseconds + d.totalMilliseconds)
   }
   public static func - (a: Instant, d: Duration) -> Instant {
-    Instant(seconds: a.seconds - d.components.seconds)
+    Instant(totalMilliseconds: a.totalMilliseconds - d.totalMilliseconds)
   }
-  public static func - (a: Instant, b: Instant) -> Duration { .seconds(a.seconds - b.seconds) }
+  public static func - (a: Instant, b: Instant) -> Duration {
+    .milliseconds(a.totalMilliseconds - b.totalMilliseconds)
+  }
 
-  public var description: String { "@\(seconds)" }
+  public var description: String {
+    milliseconds == 0 ? "@\(seconds)" : "@\(seconds).\(pad(milliseconds, 3))"
+  }
+}
+
+extension Duration {
+  /// The duration in whole milliseconds, truncated toward zero.
+  var totalMilliseconds: Int64 {
+    let c = components
+    return c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+  }
 }
 
 func pad(_ value: Int, _ width: Int) -> String {

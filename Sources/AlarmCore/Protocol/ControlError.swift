@@ -15,6 +15,9 @@ public enum ControlErrorCode: String, Hashable, Sendable, CaseIterable {
   case notRinging = "not-ringing"
   /// Snooze is turned off for the ringing alarm; it keeps ringing.
   case snoozeOff = "snooze-off"
+  /// The ringing alarm was snoozed `max_snoozes` times already (or allows none); it
+  /// keeps ringing until stopped.
+  case snoozeLimit = "snooze-limit"
   /// skip: the alarm has no upcoming occurrence (disabled, or a one-off done).
   case nothingToSkip = "nothing-to-skip"
   /// unskip: no occurrence of the alarm is skipped.

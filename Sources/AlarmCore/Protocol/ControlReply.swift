@@ -102,6 +102,16 @@ public enum ReplyPayload: Hashable, Sendable {
 
 private func str(_ s: String?) -> JSONValue { s.map { .string($0) } ?? .null }
 
+extension SessionStatus {
+  /// `sound`, `sound_problem` and `escalated`, when known.
+  var soundMembers: [String: JSONValue] {
+    [
+      "sound": str(sound), "sound_problem": str(soundProblem),
+      "escalated": escalated.map { .bool($0) } ?? .null,
+    ]
+  }
+}
+
 extension StatusReport {
   var members: [String: JSONValue] {
     [
@@ -110,12 +120,19 @@ extension StatusReport {
         "path": .string(config.path), "ok": .bool(config.ok),
         "errors": .array(config.errors.map { .string($0) }),
       ]),
-      "clock": .object(["synchronized": clockSynchronized.map { .bool($0) } ?? .null]),
+      "clock": .object([
+        "synchronized": clockSynchronized.map { .bool($0) } ?? .null,
+        "plausible": clockPlausible.map { .bool($0) } ?? .null,
+        "last_jump_s": clockLastJump.map { .double(Double($0.totalMilliseconds) / 1000) } ?? .null,
+        "synchronized_at": str(clockSynchronizedAt),
+      ]),
       "session": session.map { s in
-        .object([
-          "id": .string(s.id), "label": str(s.label), "state": .string(s.state.rawValue),
-          "until": .string(s.until), "snoozes": .int(Int64(s.snoozes)),
-        ])
+        .object(
+          [
+            "id": .string(s.id), "label": str(s.label), "state": .string(s.state.rawValue),
+            "until": .string(s.until), "snoozes": .int(Int64(s.snoozes)),
+            "max_snoozes": s.maxSnoozes.map { .int(Int64($0)) } ?? .null,
+          ].merging(s.soundMembers) { a, _ in a })
       } ?? .null,
       "next": .array(next.map(\.json)),
       "history": .array(
@@ -141,9 +158,21 @@ extension StatusReport {
       try JSONFields.string(v, maxLength: 10_000, path: "config.errors[\(n)]")
     }
     var synchronized: Bool? = nil
+    var plausible: Bool? = nil
+    var jump: Duration? = nil
+    var synchronizedAt: String? = nil
     if let clock = top.optional("clock") {
       let f = try JSONFields(clock, path: "clock")
       if f.optional("synchronized") != nil { synchronized = try f.bool("synchronized") }
+      if f.optional("plausible") != nil { plausible = try f.bool("plausible") }
+      switch f.optional("last_jump_s") {
+      case .int(let s)?: jump = .seconds(s)
+      case .double(let s)? where s.isFinite && abs(s) < 1e12:
+        jump = .milliseconds(Int64((s * 1000).rounded()))
+      case nil: break
+      default: throw f.fail("last_jump_s", "must be a number of seconds")
+      }
+      synchronizedAt = try f.optionalString("synchronized_at", maxLength: 100)
     }
     var session: SessionStatus? = nil
     if let sv = top.optional("session") {
@@ -155,7 +184,13 @@ extension StatusReport {
       session = SessionStatus(
         id: try s.string("id"),
         label: try s.optionalString("label", maxLength: Alarm.maxLabelBytes), state: state,
-        until: try s.string("until"), snoozes: Int(try s.int("snoozes", in: 0...Int64(Int32.max))))
+        until: try s.string("until"), snoozes: Int(try s.int("snoozes", in: 0...Int64(Int32.max))),
+        maxSnoozes: try s.optionalInt("max_snoozes", in: 0...Int64(Int32.max)).map { Int($0) })
+      session?.sound = try s.optionalString("sound", maxLength: 8192)
+      session?.soundProblem = try s.optionalString("sound_problem", maxLength: 8192)
+      if let e = s.optional("escalated"), e != .null {
+        session?.escalated = try s.bool("escalated")
+      }
     }
     var history: [HistoryItem] = []
     for (n, v) in try top.array("history", maxCount: 100_000).enumerated() {
@@ -183,6 +218,9 @@ extension StatusReport {
         path: try c.string("path", maxLength: 10_000), ok: try c.bool("ok"), errors: configErrors),
       clockSynchronized: synchronized, session: session,
       next: try UpcomingFiring.list(top, "next"), history: history, inputs: inputs)
+    clockPlausible = plausible
+    clockLastJump = jump
+    clockSynchronizedAt = synchronizedAt
   }
 }
 

@@ -10,6 +10,13 @@ public struct StatusReport: Hashable, Sendable {
   /// Whether the system clock is synchronised (NTP); nil when unknown
   /// (no systemd-timesyncd).
   public var clockSynchronized: Bool?
+  /// false: the clock reads earlier than this build's release (`ClockTrust`); nil:
+  /// not said (an older service).
+  public var clockPlausible: Bool? = nil
+  /// How far the clock last jumped when it was set, since the service started.
+  public var clockLastJump: Duration? = nil
+  /// When the service saw the clock become synchronised (ISO 8601).
+  public var clockSynchronizedAt: String? = nil
   public var session: SessionStatus?
   public var next: [UpcomingFiring]
   /// Rung, missed and replaced alarms of the last 12 hours, oldest first.
@@ -70,14 +77,29 @@ public struct SessionStatus: Hashable, Sendable {
   /// Ringing: when it silences itself; snoozed: when it rings again.
   public var until: String
   public var snoozes: Int
+  /// The sound file this ring plays (for a sound folder, the file picked), if known.
+  public var sound: String? = nil
+  /// Why the fallback tone rings instead of the alarm's sound, if it does.
+  public var soundProblem: String? = nil
+  /// Whether the ring has escalated (`escalate_after`); nil when the alarm has no escalation.
+  public var escalated: Bool? = nil
+  /// The alarm's `max_snoozes`; nil: no limit.
+  public var maxSnoozes: Int?
 
-  public init(id: String, label: String?, state: State, until: String, snoozes: Int) {
+  public init(
+    id: String, label: String?, state: State, until: String, snoozes: Int,
+    maxSnoozes: Int? = nil
+  ) {
     self.id = id
     self.label = label
     self.state = state
     self.until = until
     self.snoozes = snoozes
+    self.maxSnoozes = maxSnoozes
   }
+
+  /// Whether a snooze press is refused now: the session used up `max_snoozes`.
+  public var snoozeLimitReached: Bool { maxSnoozes.map { snoozes >= $0 } ?? false }
 }
 
 public struct UpcomingFiring: Hashable, Sendable {

@@ -6,7 +6,9 @@
 /// The firings of a set of alarms in one time zone.
 ///
 /// - Repeating alarms ring on each of their weekdays (of the local date) at
-///   their wall time, except on `skip` dates and on `marks.skipNext[id]`.
+///   their wall time, except on `skip` dates and ranges, on the days off of their
+///   `skip_calendars` (`daysOff`) and on `marks.skipNext[id]`. However many days are
+///   skipped, the search goes on until a day rings (it never gives up silently).
 /// - A one-off with `date` rings once, then never again once its mark is done.
 /// - A one-off without `date` rings at the first occurrence of its time
 ///   strictly after it was armed (`marks.oneOffs[id].armedAt`; without a
@@ -22,10 +24,13 @@ public struct Schedule: FiringSource {
   /// The enabled alarms; disabled ones never fire.
   public let alarms: [Alarm]
   public let zone: TimeZoneRules
+  /// The calendars' days off (`skip_calendars`).
+  public let daysOff: DaysOff
 
-  public init(alarms: [Alarm], zone: TimeZoneRules) {
+  public init(alarms: [Alarm], zone: TimeZoneRules, daysOff: DaysOff = DaysOff()) {
     self.alarms = alarms.filter(\.enabled)
     self.zone = zone
+    self.daysOff = daysOff
   }
 
   /// Every firing with `after < at <= through`, ordered by `at`, then alarm id.
@@ -36,7 +41,7 @@ public struct Schedule: FiringSource {
 
   /// The first firing strictly after `instant`.
   public func next(after instant: Instant, marks: ScheduleMarks) -> Firing? {
-    var context = Context(zone: zone, after: instant, marks: marks)
+    var context = Context(zone: zone, daysOff: daysOff, after: instant, marks: marks)
     var best: Firing?
     for alarm in alarms {
       guard let f = context.occurrence(of: alarm, after: instant) else { continue }
@@ -55,8 +60,23 @@ public struct Schedule: FiringSource {
   /// unknown, disabled, or will not ring again.
   public func next(of alarmID: String, after: Instant, marks: ScheduleMarks) -> Firing? {
     guard let alarm = alarms.first(where: { $0.id == alarmID }) else { return nil }
-    var context = Context(zone: zone, after: after, marks: marks)
+    var context = Context(zone: zone, daysOff: daysOff, after: after, marks: marks)
     return context.occurrence(of: alarm, after: after)
+  }
+
+  /// How many skipped occurrences `skipped(of:...)` returns by default.
+  public static let skippedLimit = 60
+
+  /// The occurrences of one alarm after `after` that are skipped before its next firing
+  /// (at most `limit`, earliest first), each with why.
+  public func skipped(
+    of alarmID: String, after: Instant, marks: ScheduleMarks, limit: Int = skippedLimit
+  ) -> [SkippedOccurrence] {
+    guard let alarm = alarms.first(where: { $0.id == alarmID }) else { return [] }
+    var context = Context(zone: zone, daysOff: daysOff, after: after, marks: marks)
+    context.collectLimit = limit
+    _ = context.occurrence(of: alarm, after: after)
+    return context.collected
   }
 
   // MARK: - Merging
@@ -69,7 +89,7 @@ public struct Schedule: FiringSource {
   private func merge(
     after: Instant, marks: ScheduleMarks, while keep: (Firing, Int) -> Bool
   ) -> [Firing] {
-    var context = Context(zone: zone, after: after, marks: marks)
+    var context = Context(zone: zone, daysOff: daysOff, after: after, marks: marks)
     var heap = FiringHeap()
     heap.reserve(alarms.count)
     for index in alarms.indices {
@@ -95,13 +115,18 @@ public struct Schedule: FiringSource {
 /// one-offs) and a cache of day maps, since many alarms share the same days.
 private struct Context {
   let zone: TimeZoneRules
+  let daysOff: DaysOff
   let after: Instant
   let marks: ScheduleMarks
   var days: [Int: DayMap] = [:]
   var localDates: [Instant: LocalDate] = [:]
+  /// With a limit, skipped occurrences are collected (for `next` and `list`).
+  var collectLimit = 0
+  var collected: [SkippedOccurrence] = []
 
-  init(zone: TimeZoneRules, after: Instant, marks: ScheduleMarks) {
+  init(zone: TimeZoneRules, daysOff: DaysOff, after: Instant, marks: ScheduleMarks) {
     self.zone = zone
+    self.daysOff = daysOff
     self.after = after
     self.marks = marks
   }
@@ -133,9 +158,13 @@ private struct Context {
     }
     if mark?.doneAt != nil { return nil }
     if let date = alarm.date {
-      guard !alarm.skip.contains(date), skipNext != date else { return nil }
       let at = instant(date, alarm.time)
-      return at > t ? Firing(alarmID: alarm.id, at: at, date: date, time: alarm.time) : nil
+      guard at > t else { return nil }
+      if let reason = skipReason(alarm, date, skipNext: skipNext) {
+        collect(date, reason)
+        return nil
+      }
+      return Firing(alarmID: alarm.id, at: at, date: date, time: alarm.time)
     }
     let armed = mark?.armedAt ?? after
     guard let f = first(of: alarm, after: armed, skipNext: skipNext, on: { _ in true }),
@@ -144,21 +173,60 @@ private struct Context {
     return f
   }
 
+  /// Why `alarm` does not ring on `date`, or nil when it does.
+  func skipReason(_ alarm: Alarm, _ date: LocalDate, skipNext: LocalDate?) -> SkipReason? {
+    if date == skipNext { return .once }
+    if alarm.skip.contains(date) { return .date }
+    if let range = alarm.skipRanges.first(where: { $0.contains(date) }) { return .range(range) }
+    if !alarm.skipCalendars.isEmpty,
+      let reason = daysOff.reason(on: date, calendars: alarm.skipCalendars)
+    {
+      return .calendar(reason)
+    }
+    return nil
+  }
+
+  private mutating func collect(_ date: LocalDate, _ reason: SkipReason) {
+    if collected.count < collectLimit {
+      collected.append(SkippedOccurrence(date: date, reason: reason))
+    }
+  }
+
   /// The first day's occurrence strictly after `t` on a day `on` accepts.
   private mutating func first(
     of alarm: Alarm, after t: Instant, skipNext: LocalDate?, on accepts: (LocalDate) -> Bool
   ) -> Firing? {
     // A day earlier: an earlier date's wall time can map past `t` (overlaps,
     // zones that skip a day).
-    let start = localDate(t).adding(days: -1)
-    // Each skipped date removes at most one occurrence, so this many days
-    // always reaches the next one.
-    let span = 7 * (alarm.skip.count + 3) + 2
-    for k in 0..<span {
-      let date = start.adding(days: k)
-      guard accepts(date), date != skipNext, !alarm.skip.contains(date) else { continue }
+    var date = localDate(t).adding(days: -1)
+    let firstDay = date.daysSinceEpoch
+    // 23 days hold at least three occurrences; each skipped one removes at most one
+    // occurrence, and the 7 days it adds hold another. So the search ends only at a day
+    // that rings: a calendar or range covering every day pushes the firing past its end,
+    // never makes the alarm silently never ring.
+    var daysLeft = 7 * 3 + 2
+    while daysLeft > 0, date.year <= 9999 {
+      defer {
+        date = date.adding(days: 1)
+        daysLeft -= 1
+      }
+      guard accepts(date) else { continue }
+      if let reason = skipReason(alarm, date, skipNext: skipNext) {
+        daysLeft += 7
+        // No day map for the skipped days of a long vacation but the first two.
+        if date.daysSinceEpoch > firstDay + 2 || instant(date, alarm.time) > t {
+          collect(date, reason)
+        }
+        // Past a range in one step once nothing more is collected: a range to 9999
+        // costs one step, not millions.
+        if case .range(let range) = reason, collected.count >= collectLimit, range.to > date {
+          date = range.to
+        }
+        continue
+      }
       let at = instant(date, alarm.time)
-      if at > t { return Firing(alarmID: alarm.id, at: at, date: date, time: alarm.time) }
+      guard at > t else { continue }
+      return Firing(alarmID: alarm.id, at: at, date: date, time: alarm.time)
     }
     return nil
   }

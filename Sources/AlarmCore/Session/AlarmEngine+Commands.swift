@@ -3,9 +3,11 @@
 /// after a deadline sees the state the deadline left.
 
 extension AlarmEngine {
-  /// Silences the ringing alarm for its snooze length. Refused (and logged,
-  /// the ring goes on) when snooze is off for it; `not-ringing` when nothing
-  /// rings, including while already snoozed.
+  /// Silences the ringing alarm for its snooze length, until `now` plus that
+  /// length to the millisecond. Refused (and logged, the ring goes on) when
+  /// snooze is off for it (`snooze-off`) or its session has used up
+  /// `max_snoozes` (`snooze-limit`); `not-ringing` when nothing rings,
+  /// including while already snoozed.
   public mutating func snooze(now: Instant) -> CommandResult {
     command(now: now) { engine, out in
       guard var s = engine.state.session, let alarm = engine.alarms[s.alarmID] else {
@@ -20,6 +22,16 @@ extension AlarmEngine {
           .log(.notice, "snooze refused: snooze is off for '\(alarm.id)'; it keeps ringing"))
         return CommandResult(
           actions: [], error: ControlError(.snoozeOff, "snooze is off for this alarm"))
+      }
+      if let limit = alarm.maxSnoozes, s.snoozeCount >= limit {
+        let why =
+          limit == 0
+          ? "snooze is not allowed for '\(alarm.id)' (max_snoozes = 0)"
+          : "'\(alarm.id)' was snoozed \(s.snoozeCount) time\(s.snoozeCount == 1 ? "" : "s") "
+            + "(max_snoozes = \(limit))"
+        out.append(.log(.notice, "snooze refused: \(why); it keeps ringing until stopped"))
+        return CommandResult(
+          actions: [], error: ControlError(.snoozeLimit, "\(why); only stop ends it"))
       }
       let until = now + length
       s.snoozeUntil = until
@@ -61,7 +73,7 @@ extension AlarmEngine {
         return CommandResult(actions: [], error: engine.unknownAlarm(id))
       }
       out.append(.log(.notice, "test ring of '\(id)'"))
-      engine.startSession(alarm, firing: now, periodStart: now, now: now, &out)
+      engine.startSession(alarm, firing: now, periodStart: now, now: now, test: true, &out)
       return CommandResult(actions: [])
     }
   }

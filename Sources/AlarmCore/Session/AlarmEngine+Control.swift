@@ -47,7 +47,7 @@ extension AlarmEngine {
     if let s = state.session, let until = sessionDeadline {
       session = SessionStatus(
         id: s.alarmID, label: alarms[s.alarmID]?.label, state: s.isSnoozed ? .snoozed : .ringing,
-        until: format(until), snoozes: s.snoozeCount)
+        until: format(until), snoozes: s.snoozeCount, maxSnoozes: alarms[s.alarmID]?.maxSnoozes)
     }
     let history = recentHistory(now: now).map {
       HistoryItem(

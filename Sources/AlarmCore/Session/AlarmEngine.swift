@@ -147,7 +147,10 @@ public struct AlarmEngine: Sendable {
   /// armed at `now`, marks of unknown alarms dropped; a session whose alarm
   /// is gone or disabled stops.
   mutating func reconcile(now: Instant, _ out: inout [EngineAction]) {
-    if let s = state.session, alarms[s.alarmID]?.enabled != true {
+    // A test ring (`ring ID`) rings disabled alarms too: only removing the alarm ends it.
+    if let s = state.session,
+      alarms[s.alarmID] == nil || (alarms[s.alarmID]?.enabled != true && !s.isTest)
+    {
       let why = alarms[s.alarmID] == nil ? "removed" : "disabled"
       out.append(.log(.notice, "alarm '\(s.alarmID)' was \(why): its ring session stops"))
       endSession(.stopped, at: now, &out)
@@ -187,12 +190,12 @@ public struct AlarmEngine: Sendable {
   /// Starts a session (taking over any current one) whose ring period
   /// began at `periodStart`.
   mutating func startSession(
-    _ alarm: Alarm, firing: Instant, periodStart: Instant, now: Instant,
+    _ alarm: Alarm, firing: Instant, periodStart: Instant, now: Instant, test: Bool = false,
     _ out: inout [EngineAction]
   ) {
     if state.session != nil { endSession(.replaced, at: now, &out) }
     state.session = RingSession(
-      alarmID: alarm.id, firing: firing, started: now, periodStart: periodStart)
+      alarmID: alarm.id, firing: firing, started: now, periodStart: periodStart, isTest: test)
     let remaining = periodStart + alarm.ringFor - now
     out.append(.startSound(alarm, remaining: remaining, resumed: false))
     soundPlaying = true

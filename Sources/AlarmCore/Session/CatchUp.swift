@@ -75,13 +75,27 @@ extension AlarmEngine {
           }
         } else if alreadyMissed.contains(o) {
           continue
-        } else if let high, f.at <= high {
+        } else if let high, f.at <= high, !alarm.isOneOff {
+          // A one-off still offered was never rung nor missed (both use it up): it was
+          // added after that timeline (e.g. while the clock was behind), so it is missed.
           continue
         } else {
           miss(f)
         }
       }
       t = end
+    }
+
+    // One-offs still offered before the scan's start were never rung nor missed
+    // (either uses them up): they were added after the timeline the clock left,
+    // e.g. while it was behind. Their ring window has passed: missed, not forgotten.
+    if let last, lower > last {
+      for alarm in alarms.values where alarm.isOneOff && alarm.enabled {
+        guard let f = source.next(of: alarm.id, after: last, marks: state.marks), f.at <= lower,
+          !rung.contains(Occurrence(alarmID: f.alarmID, at: f.at))
+        else { continue }
+        miss(f)
+      }
     }
 
     // A firing older than the session's own occurrence does not take it over.

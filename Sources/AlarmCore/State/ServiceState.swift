@@ -31,6 +31,9 @@ public struct ServiceState: Hashable, Sendable, Codable {
   public var marks: ScheduleMarks
   /// What happened recently, oldest first.
   public var history: [HistoryEntry]
+  /// Sound folders: the file (name inside the folder) each alarm rang last, so rotate
+  /// goes on and shuffle does not repeat across restarts.
+  public var lastSounds: [String: String] = [:]
 
   public init(
     lastChecked: Instant? = nil, highWater: Instant? = nil, session: RingSession? = nil,
@@ -80,10 +83,13 @@ public struct RingSession: Hashable, Sendable, Codable {
   /// Set while snoozed: when it rings again.
   public var snoozeUntil: Instant?
   public var snoozeCount: Int
+  /// Started by `ring ID` (a test ring): it rings a disabled alarm too, so a
+  /// restart must not stop it for being disabled.
+  public var isTest: Bool
 
   public init(
     alarmID: String, firing: Instant, started: Instant, periodStart: Instant,
-    snoozeUntil: Instant? = nil, snoozeCount: Int = 0
+    snoozeUntil: Instant? = nil, snoozeCount: Int = 0, isTest: Bool = false
   ) {
     self.alarmID = alarmID
     self.firing = firing
@@ -91,6 +97,7 @@ public struct RingSession: Hashable, Sendable, Codable {
     self.periodStart = periodStart
     self.snoozeUntil = snoozeUntil
     self.snoozeCount = snoozeCount
+    self.isTest = isTest
   }
 
   public var isSnoozed: Bool { snoozeUntil != nil }

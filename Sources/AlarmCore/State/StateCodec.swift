@@ -1,4 +1,7 @@
-/// The state file: JSON, keys sorted, indented, instants as Unix seconds.
+/// The state file: JSON, keys sorted, indented, instants as Unix seconds: an
+/// integer, or a number with up to three decimals when the instant has
+/// milliseconds (a snooze end counted from a press). Files of older builds,
+/// integers only, load unchanged.
 /// Decoding is strict: anything unexpected is an error the service reports
 /// when it moves the file aside, never a crash.
 ///
@@ -54,7 +57,7 @@ public enum StateCodec {
   }
 
   static func json(_ s: ServiceState) -> JSONValue {
-    func instant(_ i: Instant?) -> JSONValue { i.map { .int($0.seconds) } ?? .null }
+    func instant(_ i: Instant?) -> JSONValue { i.map(instantValue) ?? .null }
     var top: [String: JSONValue] = [
       "version": .int(Int64(s.version)),
       "last_checked": instant(s.lastChecked),
@@ -76,13 +79,19 @@ public enum StateCodec {
           ])
         }),
     ]
+    if !s.lastSounds.isEmpty {
+      top["last_sounds"] = .object(s.lastSounds.mapValues { .string($0) })
+    }
     top["session"] =
       s.session.map { r in
-        .object([
+        var o: [String: JSONValue] = [
           "alarm": .string(r.alarmID), "firing": instant(r.firing),
           "started": instant(r.started), "period_start": instant(r.periodStart),
           "snooze_until": instant(r.snoozeUntil), "snooze_count": .int(Int64(r.snoozeCount)),
-        ])
+        ]
+        // Written only when set, so a file without a test ring stays readable by older builds.
+        if r.isTest { o["test"] = .bool(true) }
+        return .object(o)
       } ?? .null
     return .object(top)
   }
@@ -97,23 +106,25 @@ public enum StateCodec {
     }
     try top.onlyKnown([
       "version", "last_checked", "high_water", "session", "skip_next", "one_offs", "history",
+      "last_sounds",
     ])
     var state = ServiceState()
-    state.lastChecked = try top.optionalInt("last_checked", in: instantRange).map(Instant.init)
-    state.highWater = try top.optionalInt("high_water", in: instantRange).map(Instant.init)
+    state.lastChecked = try top.optionalInstant("last_checked")
+    state.highWater = try top.optionalInstant("high_water")
 
     if let sv = top.optional("session") {
       let s = try JSONFields(sv, path: "session")
       try s.onlyKnown([
-        "alarm", "firing", "started", "period_start", "snooze_until", "snooze_count",
+        "alarm", "firing", "started", "period_start", "snooze_until", "snooze_count", "test",
       ])
       state.session = RingSession(
         alarmID: try alarmID(s, "alarm"),
-        firing: Instant(seconds: try s.int("firing", in: instantRange)),
-        started: Instant(seconds: try s.int("started", in: instantRange)),
-        periodStart: Instant(seconds: try s.int("period_start", in: instantRange)),
-        snoozeUntil: try s.optionalInt("snooze_until", in: instantRange).map(Instant.init),
+        firing: try s.instant("firing"),
+        started: try s.instant("started"),
+        periodStart: try s.instant("period_start"),
+        snoozeUntil: try s.optionalInstant("snooze_until"),
         snoozeCount: Int(try s.int("snooze_count", in: 0...maxSnoozes)))
+      if let t = s.optional("test"), t != .null { state.session?.isTest = try s.bool("test") }
     }
 
     for (id, v) in try top.object("skip_next", maxCount: maxMarks) {
@@ -135,9 +146,17 @@ public enum StateCodec {
       let m = try JSONFields(v, path: "one_offs.\(id)")
       try m.onlyKnown(["armed_at", "done_at", "fingerprint"])
       state.marks.oneOffs[id] = OneOffMark(
-        armedAt: Instant(seconds: try m.int("armed_at", in: instantRange)),
-        doneAt: try m.optionalInt("done_at", in: instantRange).map(Instant.init),
+        armedAt: try m.instant("armed_at"),
+        doneAt: try m.optionalInstant("done_at"),
         fingerprint: try m.string("fingerprint", maxLength: 200))
+    }
+
+    for (id, v) in try top.object("last_sounds", maxCount: maxMarks) {
+      let path = top.sub("last_sounds")
+      guard isPlausibleAlarmID(id) else {
+        throw JSONFieldError(path: path, reason: "bad alarm id \(singleQuoted(id))")
+      }
+      state.lastSounds[id] = try JSONFields.string(v, maxLength: 4096, path: "\(path).\(id)")
     }
 
     for (n, v) in try top.array("history", maxCount: ServiceState.historyLimit).enumerated() {
@@ -151,11 +170,35 @@ public enum StateCodec {
         HistoryEntry(
           kind: kind, alarmID: try alarmID(h, "alarm"),
           label: try h.optionalString("label", maxLength: Alarm.maxLabelBytes),
-          firing: Instant(seconds: try h.int("firing", in: instantRange)),
-          at: Instant(seconds: try h.int("at", in: instantRange)),
+          firing: try h.instant("firing"),
+          at: try h.instant("at"),
           more: Int(try h.optionalInt("more", in: 0...Int64(Int32.max)) ?? 0)))
     }
     return state
+  }
+
+  /// An instant in the file: whole seconds as an integer (what older builds wrote and
+  /// read), else seconds with the milliseconds as three decimals.
+  static func instantValue(_ i: Instant) -> JSONValue {
+    i.milliseconds == 0 ? .int(i.seconds) : .double(Double(i.totalMilliseconds) / 1000)
+  }
+
+  /// Reads an instant written by `instantValue`: an integer, or a number rounded to the
+  /// millisecond, within `instantRange`.
+  static func instant(_ v: JSONValue, path: String) throws(JSONFieldError) -> Instant {
+    switch v {
+    case .double(let d) where d.isFinite:
+      let ms = (d * 1000).rounded()
+      let bounds = Double(instantRange.lowerBound) * 1000...Double(instantRange.upperBound) * 1000
+      guard bounds.contains(ms) else { break }
+      return Instant(totalMilliseconds: Int64(ms))
+    case .double: break
+    default: return Instant(seconds: try JSONFields.int(v, range: instantRange, path: path))
+    }
+    throw JSONFieldError(
+      path: path,
+      reason:
+        "must be a number of seconds from \(instantRange.lowerBound) to \(instantRange.upperBound)")
   }
 
   private static func alarmID(_ f: JSONFields, _ key: String) throws(JSONFieldError) -> String {
@@ -176,4 +219,17 @@ func printable(_ text: String) -> String {
     out += s.properties.generalCategory == .control ? s.escaped(asASCII: true) : String(s)
   }
   return out + (text.unicodeScalars.count > 80 ? "..." : "")
+}
+
+extension JSONFields {
+  /// A required instant of the state file (`StateCodec.instant`).
+  func instant(_ key: String) throws(JSONFieldError) -> Instant {
+    try StateCodec.instant(try required(key), path: sub(key))
+  }
+
+  /// An instant that may be absent or null.
+  func optionalInstant(_ key: String) throws(JSONFieldError) -> Instant? {
+    guard let v = optional(key) else { return nil }
+    return try StateCodec.instant(v, path: sub(key))
+  }
 }

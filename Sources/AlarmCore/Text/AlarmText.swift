@@ -5,7 +5,7 @@ public struct AlarmText: Hashable, Sendable {
 
   public init(_ locale: DisplayLocale) { self.locale = locale }
 
-  private var zh: Bool { locale == .traditionalChinese }
+  var zh: Bool { locale == .traditionalChinese }
 
   /// The default label: "Alarm" / "鬧鐘".
   public var defaultLabel: String { zh ? "鬧鐘" : "Alarm" }

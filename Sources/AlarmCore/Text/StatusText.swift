@@ -15,13 +15,32 @@ public enum StatusText {
       lines.append("clock: not synchronised yet (alarms follow the clock as it is now)")
     case nil: lines.append("clock: synchronisation unknown")
     }
+    if r.clockPlausible == false {
+      lines.append(
+        "  the clock is wrong: earlier than this alarmclock's release (\(AlarmclockVersion.releaseDate))"
+      )
+    }
+    if let at = r.clockSynchronizedAt { lines.append("  synchronised at \(instant(at))") }
+    if let jump = r.clockLastJump {
+      lines.append("  last set: jumped \(ClockTrust.jumpText(jump))")
+    }
     if let s = r.session {
       let name = s.label.map { "\($0) (\(s.id))" } ?? s.id
-      let snoozes = s.snoozes == 0 ? "" : ", snoozed \(s.snoozes) time\(s.snoozes == 1 ? "" : "s")"
+      var snoozes = s.snoozes == 0 ? "" : ", snoozed \(s.snoozes) time\(s.snoozes == 1 ? "" : "s")"
+      if let limit = s.maxSnoozes { snoozes += " of \(limit)" }
+      if s.snoozeLimitReached && s.state == .ringing {
+        snoozes += " (no more snoozes: only stop ends it)"
+      }
       switch s.state {
       case .ringing: lines.append("ringing: \(name) until \(instant(s.until))\(snoozes)")
       case .snoozed: lines.append("snoozed: \(name) rings again at \(instant(s.until))\(snoozes)")
       }
+      if let problem = s.soundProblem {
+        lines.append("  sound: the fallback tone (\(problem))")
+      } else if let sound = s.sound {
+        lines.append("  sound: \(sound)")
+      }
+      if s.escalated == true { lines.append("  escalated: volume raised") }
     }
     if r.next.isEmpty {
       lines.append("next: no alarm is set")

@@ -21,6 +21,12 @@ public enum Gain {
     return Float(v * v * v)
   }
 
+  /// Amplitude gain for a fractional volume percentage (an escalation's rise).
+  public static func volume(_ percent: Double) -> Float {
+    let v = min(100, max(0, percent)) / 100
+    return Float(v * v * v)
+  }
+
   /// Fade-in gain `elapsed` seconds into a ramp of `ramp` seconds (1 at and after the end).
   public static func fade(elapsed: Double, ramp: Double) -> Float {
     guard ramp > 0, elapsed < ramp else { return 1 }

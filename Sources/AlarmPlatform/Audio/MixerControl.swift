@@ -68,6 +68,9 @@ final class MixerControl {
     setLevel(percent)
   }
 
+  /// Sets the level during a takeover (an escalating ring).
+  func set(percent: Int) { setLevel(percent) }
+
   /// Puts back what `takeOver` found.
   func restore() {
     for s in saved {

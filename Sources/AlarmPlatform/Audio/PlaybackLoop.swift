@@ -22,6 +22,9 @@ final class PlaybackLoop {
     var fallbackReason: SoundError?
     var device: PCMDevice?
     var deviceIndex: Int
+    /// The escalation sound, opened ahead like the sound (nil: none, or it failed and
+    /// the fallback tone replaces the sound).
+    var escalationSource: (any AudioSource)?
   }
 
   let engine: RingerEngine
@@ -82,6 +85,7 @@ final class PlaybackLoop {
     }
     var result = Prepared(
       request: request, source: source, fallbackReason: reason, device: nil, deviceIndex: 0)
+    result.escalationSource = openEscalationSound(request)
     if session == nil {
       for (i, name) in request.devices.enumerated() {
         do {
@@ -96,6 +100,19 @@ final class PlaybackLoop {
       }
     }
     return result
+  }
+
+  /// The escalation sound's decoder, or nil (logged) when it cannot be opened.
+  private func openEscalationSound(_ request: RingRequest) -> (any AudioSource)? {
+    guard let e = request.escalation, e.sound != nil || e.unplayable != nil else { return nil }
+    do throws(SoundError) {
+      if let unplayable = e.unplayable { throw unplayable }
+      guard let path = e.sound else { return nil }
+      return try engine.reserve.retrying { () throws(SoundError) in try SoundDecoder(path: path) }
+    } catch {
+      engine.log(.warning, "audio: escalation sound: \(error); it will be the fallback tone")
+      return nil
+    }
   }
 
   /// Sleeps up to `d`, waking early only when `session` may no longer write.

@@ -45,11 +45,15 @@ struct PlaybackSession {
     let mixer = takeOverMixer(device: device)
     defer { mixer?.restore() }
     // With a mixer the hardware carries the level; the samples go at full scale.
-    let volume = mixer == nil ? Gain.volume(request.volume) : 1
     let renderer = Renderer(
       source: ready.source, outputChannels: device.channels, outputRate: device.rate,
-      request: request, volume: volume,
-      onFallback: { [engine] error in engine.events(.fallbackTone(error)) })
+      request: request, softwareVolume: mixer == nil, escalationSource: ready.escalationSource,
+      onFallback: { [engine] error in engine.events(.fallbackTone(error)) },
+      onEscalate: { [engine] sound in
+        engine.log(.info, "audio: escalating" + (sound.map { " to \($0)" } ?? ""))
+        engine.events(.escalated(sound: sound))
+      })
+    var mixerPercent = request.volume
 
     var chunk = [Float](repeating: 0, count: device.bufferFrames * device.channels)
     var pending = chunk.withUnsafeMutableBufferPointer {
@@ -71,6 +75,14 @@ struct PlaybackSession {
         return .maxDuration
       }
       if pending == 0 && !ended {
+        if let mixer, renderer.escalated {
+          // An escalation with a mixer rises in the mixer, a step per whole percent.
+          let p = Int(renderer.percent(at: renderer.framesOut).rounded())
+          if p != mixerPercent {
+            mixerPercent = p
+            mixer.set(percent: p)
+          }
+        }
         offset = 0
         let frames = min(device.periodFrames, device.bufferFrames)
         pending = chunk.withUnsafeMutableBufferPointer {

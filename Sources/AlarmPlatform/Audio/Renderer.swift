@@ -1,13 +1,20 @@
 /// Turns a source into device frames: loops, falls back to the tone on a decode error,
-/// maps channels, and applies volume and fade-in. Playback-thread only.
+/// maps channels, and applies volume, fade-in and escalation. Playback-thread only.
 final class Renderer {
   private(set) var source: any AudioSource
   /// Channels per output frame (the device's).
   var outputChannels: Int
   /// Frames per second the device plays (the fade runs on this clock).
   let outputRate: Int
-  private let volume: Float
+  /// Volume applied to the samples (false: a mixer control carries it).
+  private let softwareVolume: Bool
+  private let basePercent: Double
   private let rampSeconds: Double
+  private let escalation: Escalation?
+  /// The escalation sound, opened before the ring (nil: keep the sound, or the tone).
+  private var escalationSource: (any AudioSource)?
+  private let onEscalate: (String?) -> Void
+  private(set) var escalated = false
   private let loop: Bool
   private let onFallback: (SoundError) -> Void
   private var scratch: [Float] = []
@@ -16,12 +23,17 @@ final class Renderer {
 
   init(
     source: any AudioSource, outputChannels: Int, outputRate: Int, request: RingRequest,
-    volume: Float, onFallback: @escaping (SoundError) -> Void
+    softwareVolume: Bool, escalationSource: (any AudioSource)? = nil,
+    onFallback: @escaping (SoundError) -> Void, onEscalate: @escaping (String?) -> Void = { _ in }
   ) {
     self.source = source
     self.outputChannels = max(1, outputChannels)
     self.outputRate = max(1, outputRate)
-    self.volume = volume
+    self.softwareVolume = softwareVolume
+    self.basePercent = Double(request.volume)
+    self.escalation = request.escalation
+    self.escalationSource = escalationSource
+    self.onEscalate = onEscalate
     self.rampSeconds = request.ramp.secondsDouble
     self.loop = request.loop
     self.onFallback = onFallback
@@ -30,6 +42,11 @@ final class Renderer {
 
   /// Fills up to `frames` output frames; returns 0 when a non-looping sound has ended.
   func render(into out: UnsafeMutablePointer<Float>, frames: Int) -> Int {
+    if !escalated, let e = escalation,
+      Double(framesOut) / Double(outputRate) >= e.after.secondsDouble
+    {
+      escalate(e)
+    }
     let inChannels = source.channels
     if scratch.count < frames * inChannels {
       scratch = [Float](repeating: 0, count: frames * inChannels)
@@ -58,6 +75,34 @@ final class Renderer {
     return got
   }
 
+  /// The volume in percent `frame` frames into the ring: the request's, then rising
+  /// linearly to the escalation's over its ramp.
+  func percent(at frame: Int) -> Double {
+    guard escalated, let e = escalation else { return basePercent }
+    let start = e.after.secondsDouble * Double(outputRate)
+    let ramp = max(1, e.ramp.secondsDouble * Double(outputRate))
+    let t = min(1, max(0, (Double(frame) - start) / ramp))
+    return basePercent + (Double(e.volume) - basePercent) * t
+  }
+
+  /// Starts the escalation at a period boundary: the volume starts rising and the
+  /// escalation sound (already open) takes over from the sound.
+  private func escalate(_ e: Escalation) {
+    escalated = true
+    var switchedTo: String? = nil
+    if let next = escalationSource {
+      source = next.sampleRate == outputRate ? next : RateConverter(next, to: outputRate)
+      usingFallback = false
+      switchedTo = (next as? SoundDecoder)?.path
+    } else if e.sound != nil || e.unplayable != nil {
+      source = FallbackTone(sampleRate: outputRate, channels: outputChannels)
+      usingFallback = true
+      switchedTo = "fallback tone"
+    }
+    escalationSource = nil
+    onEscalate(switchedTo)
+  }
+
   /// Replaces the sound with the fallback tone (a decode error mid-ring).
   private func switchToFallback(_ error: SoundError) {
     onFallback(error)
@@ -71,8 +116,11 @@ final class Renderer {
     let outCh = outputChannels
     let rate = Double(outputRate)
     let rampDone = Double(framesOut) / rate >= rampSeconds
+    let level = { (frame: Int) in self.softwareVolume ? Gain.volume(self.percent(at: frame)) : 1 }
+    let volume = level(framesOut)
+    let steady = rampDone && volume == level(framesOut + frames)
     // After the ramp at full volume with matching channels the samples pass as they are.
-    if rampDone && volume == 1 && inChannels == outCh {
+    if steady && volume == 1 && inChannels == outCh {
       input.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: frames * outCh) }
       framesOut += frames
       return
@@ -80,8 +128,9 @@ final class Renderer {
     // The fade gain changes slowly: one value per 32 frames (under 1 ms) is smooth.
     var g = volume
     for f in 0..<frames {
-      if f & 31 == 0 && !rampDone {
-        g = volume * Gain.fade(elapsed: Double(framesOut + f) / rate, ramp: rampSeconds)
+      if f & 31 == 0 && !steady {
+        let at = framesOut + f
+        g = level(at) * (rampDone ? 1 : Gain.fade(elapsed: Double(at) / rate, ramp: rampSeconds))
       }
       let base = f * inChannels
       if inChannels == outCh {

@@ -18,6 +18,8 @@ public struct RingRequest: Sendable, Equatable {
   public var devices: [String]
   /// A mixer control to unmute and set to `volume` during the ring, or nil.
   public var mixer: MixerSetting?
+  /// What happens when the ring goes on for long (`escalate_after`); nil for nothing.
+  public var escalation: Escalation?
 
   public init(
     sound: String?, volume: Int = 80, ramp: Duration = .seconds(30), loop: Bool = true,
@@ -30,6 +32,31 @@ public struct RingRequest: Sendable, Equatable {
     self.maxDuration = maxDuration
     self.devices = devices.isEmpty ? ["default"] : devices
     self.mixer = mixer
+  }
+}
+
+/// A ring that goes on for `after` gets louder, and optionally another sound.
+public struct Escalation: Sendable, Equatable {
+  /// How long the ring plays before it escalates (counted in frames played).
+  public var after: Duration
+  /// The volume it rises to, 0-100 %.
+  public var volume: Int
+  /// How long the rise takes (in the playback loop's gain; the PCM goes on).
+  public var ramp: Duration
+  /// The resolved file that replaces the sound, or nil to keep the sound.
+  public var sound: String?
+  /// Why the escalation sound could not be resolved: the fallback tone replaces the sound.
+  public var unplayable: SoundError?
+
+  public init(
+    after: Duration, volume: Int = 100, ramp: Duration = .seconds(10), sound: String? = nil,
+    unplayable: SoundError? = nil
+  ) {
+    self.after = after
+    self.volume = volume
+    self.ramp = ramp
+    self.sound = sound
+    self.unplayable = unplayable
   }
 }
 
@@ -89,6 +116,9 @@ public enum RingerEvent: Sendable, Equatable {
   case noDevice(devices: [String])
   /// The mixer control could not be taken over (the ring goes on without it).
   case mixerFailed(AudioDeviceError)
+  /// The ring reached `Escalation.after`: the volume rises (and the sound changes, to
+  /// `sound`; nil when it stays, or the fallback tone when it could not be opened).
+  case escalated(sound: String?)
   /// The ring ended.
   case stopped(StopReason)
 }

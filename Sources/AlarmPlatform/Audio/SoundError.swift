@@ -18,6 +18,8 @@ public struct SoundError: Error, Equatable, Sendable, CustomStringConvertible {
     case notFound(searched: [String])
     /// The name tries to leave its sound directory (`..`, a symlink out).
     case escapesDirectory
+    /// A sound folder with no playable file in it.
+    case emptyFolder
   }
 
   /// The file (or the sound name, for resolution errors).
@@ -42,6 +44,9 @@ public struct SoundError: Error, Equatable, Sendable, CustomStringConvertible {
     case .truncated(let why): "\(file): damaged or truncated (\(why))"
     case .notFound(let dirs): "\(file): no such sound in \(list(dirs))"
     case .escapesDirectory: "\(file): a sound name may not leave its sound directory"
+    case .emptyFolder:
+      "\(file): sound folder has no playable file ("
+        + SoundResolver.extensions.map { "." + $0 }.joined(separator: " ") + ")"
     }
   }
 }

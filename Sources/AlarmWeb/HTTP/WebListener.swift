@@ -80,9 +80,13 @@ public enum WebListener {
     let family = sa.ss_family
     return withUnsafePointer(to: &sa) { p in
       if family == sa_family_t(AF_INET6) {
-        return p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
+        return p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+          UInt16(bigEndian: $0.pointee.sin6_port)
+        }
       }
-      return p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+      return p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+        UInt16(bigEndian: $0.pointee.sin_port)
+      }
     }
   }
 

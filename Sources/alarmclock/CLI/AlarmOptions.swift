@@ -7,13 +7,18 @@ enum AlarmOptions {
       --days DAYS       daily, weekdays, weekends, never, or days like mon,wed
       --date DATE       a one-off on that day (YYYY-MM-DD)
       --label TEXT      the label (edit: "" goes back to the default label)
-      --sound SOUND     a sound name or path
+      --sound SOUND     a sound name or path (a folder: one of its files each ring)
+      --sound-order O   a sound folder's order: shuffle (random) or rotate (name order)
       --volume N        0 to 100 (percent)
       --ramp DUR        fade-in, e.g. 30s (0s: none)
       --snooze DUR      snooze length, e.g. 9m
       --no-snooze       snooze off
+      --max-snoozes N   after N snoozes only stop ends the ring (0 to 1000)
       --ring-for DUR    silence itself after ringing this long, e.g. 10m
       --skip DATE       a day it does not ring (repeatable; edit: added to the list)
+      --skip-calendar PATH
+                        an iCalendar file whose all-day events are days off
+                        (repeatable; sets skip_calendars to the paths given)
       --id ID           the id (lower-case letters, digits, - and _)
       --disabled        written with enabled = false
     """
@@ -45,6 +50,7 @@ enum AlarmOptions {
       guard !text.isEmpty else { throw UsageError("--sound needs a sound name or path") }
       changes.values[.sound] = .string(text)
     }
+    try take("--sound-order", .soundOrder, AlarmValueText.soundOrder)
     try take("--volume", .volume, AlarmValueText.volume)
     try take("--ramp", .ramp) { AlarmValueText.duration($0, for: .ramp) }
     try take("--ring-for", .ringFor) { AlarmValueText.duration($0, for: .ringFor) }
@@ -55,8 +61,16 @@ enum AlarmOptions {
     } else if noSnooze {
       changes.values[.snooze] = .boolean(false)
     }
+    try take("--max-snoozes", .maxSnoozes, AlarmValueText.maxSnoozes)
     for text in try arguments.options("--skip") {
       changes.addSkips.append(try value("--skip", AlarmValueText.date(text)))
+    }
+    let calendars = try arguments.options("--skip-calendar")
+    if !calendars.isEmpty {
+      guard !calendars.contains(where: \.isEmpty) else {
+        throw UsageError("--skip-calendar needs the path of an iCalendar file")
+      }
+      changes.values[.skipCalendars] = .strings(calendars)
     }
     try take("--id", .id, AlarmValueText.id)
     if arguments.flag("--disabled") { changes.values[.enabled] = .boolean(false) }

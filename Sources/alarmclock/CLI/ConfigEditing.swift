@@ -45,6 +45,19 @@ struct ConfigEditing {
       zone = rules
     }
     for warning in outcome.result.warnings { printError(warning.formatted(path: path)) }
+    // A calendar the edit names must be readable, or the service would refuse the file.
+    let before = ConfigDecoder.decode(text, path: path).config.map {
+      Set(SkipCalendarFiles.load($0, configPath: path).files.keys)
+    }
+    let calendars = SkipCalendarFiles.load(outcome.config, configPath: path)
+    let unreadable = calendars.errors.filter { e in
+      !(before ?? []).contains { e.contains("skip calendar '\($0)'") }
+    }
+    if outcome.changed, !unreadable.isEmpty {
+      for e in unreadable { printError(e + " (in the edited file)") }
+      printError("\(path): nothing was changed")
+      return ExitCode.failure
+    }
     if outcome.changed {
       do {
         guard try snapshot.replace(with: Array(outcome.text.utf8)) else {
@@ -93,7 +106,14 @@ struct ConfigEditing {
     let text = AlarmText(DisplayLocale(environment: env))
     guard alarm.enabled else { return "disabled: it will not ring until enabled" }
     let now = currentInstant()
-    let schedule = Schedule(alarms: [alarm], zone: zone)
+    var calendars: [String: ICalendarFile] = [:]
+    for path in alarm.skipCalendars {
+      if case .success(let bytes) = SkipCalendarFiles.read(path) {
+        calendars[path] = ICalendarFile.parse(bytes)
+      }
+    }
+    let daysOff = DaysOff(files: calendars, today: zone.local(at: now).date)
+    let schedule = Schedule(alarms: [alarm], zone: zone, daysOff: daysOff)
     guard let firing = schedule.next(after: now, marks: ScheduleMarks()) else {
       return "it will not ring (its date is past)"
     }

@@ -5,6 +5,13 @@ import AlarmService
 struct OfflineConfig {
   var config: Config
   var zone: TimeZoneRules
+  /// The `skip_calendars` files, read and parsed.
+  var calendars: [String: ICalendarFile] = [:]
+
+  /// The calendars' days off around the local date of `instant`.
+  func daysOff(at instant: Instant) -> DaysOff {
+    DaysOff(files: calendars, today: zone.local(at: instant).date)
+  }
 
   static func load(_ option: String?, env: [String: String]) -> OfflineConfig? {
     let path = ConfigFile.path(option, environment: env)
@@ -18,7 +25,8 @@ struct OfflineConfig {
         printError("\(path) has errors; run 'alarmclock check' after fixing them")
         return nil
       }
-      return OfflineConfig(config: config, zone: loaded.zone)
+      return OfflineConfig(
+        config: config, zone: loaded.zone, calendars: loaded.calendars.files)
     }
   }
 }

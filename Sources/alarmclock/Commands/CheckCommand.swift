@@ -10,7 +10,8 @@ struct CheckCommand: Command {
 
     Validates the config (default: $ALARMCLOCK_CONFIG, else /etc/alarmclock/alarms.toml).
     Exit 0 and a one-line summary when it is valid; exit 1 and every error as
-    path:line:col: message when not. Warnings are printed either way.
+    path:line:col: message when not. Warnings are printed either way, and one
+    when the clock is obviously wrong (earlier than this alarmclock's release).
     """
   var configPath: String?
 
@@ -21,14 +22,16 @@ struct CheckCommand: Command {
   func run() -> Int32 {
     let env = processEnvironment()
     let path = ConfigFile.path(configPath, environment: env)
-    switch ConfigFile.load(path, environment: env, now: currentInstant()) {
+    let now = currentInstant()
+    switch ConfigFile.load(path, environment: env, now: now) {
     case .failure(let reason):
       printError(reason.description)
       return ExitCode.failure
     case .success(let loaded):
       for m in loaded.messages { printError(m) }
+      if let warning = ClockTrust.warning(now: now, zone: loaded.zone) { printError(warning) }
       guard loaded.config != nil else {
-        let errors = loaded.messages.count - loaded.result.warnings.count
+        let errors = loaded.messages.filter { !$0.contains(": warning: ") }.count
         printError("\(path): \(errors) error\(errors == 1 ? "" : "s")")
         return ExitCode.failure
       }

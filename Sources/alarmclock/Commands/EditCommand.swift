@@ -16,9 +16,10 @@ struct EditCommand: Command {
       --time TIME       HH:MM or HH:MM:SS
     \(AlarmOptions.help)
       --enabled         written with enabled = true
-      --unset KEY       remove KEY from the alarm (days, date, label, sound, volume,
-                        ramp, snooze, ring_for, skip, id, enabled): it inherits
-                        [defaults] again (repeatable)
+      --unset KEY       remove KEY from the alarm (days, date, label, sound,
+                        sound_order, volume, ramp, snooze, max_snoozes,
+                        ring_for, skip, skip_calendars, id, enabled): it
+                        inherits [defaults] again (repeatable)
     """
   var configPath: String?
   var id: String
@@ -34,12 +35,17 @@ struct EditCommand: Command {
       changes.values[.enabled] = .boolean(true)
     }
     for name in try arguments.options("--unset") {
-      guard let key = AlarmKey(rawValue: name == "ring-for" ? "ring_for" : name),
+      let spelled =
+        [
+          "ring-for": "ring_for", "sound-order": "sound_order", "skip-calendars": "skip_calendars",
+          "max-snoozes": "max_snoozes",
+        ][name] ?? name
+      guard let key = AlarmKey(rawValue: spelled),
         key != .time
       else {
         throw UsageError(
-          "--unset wants one of days, date, label, sound, volume, ramp, snooze, ring_for, "
-            + "skip, id, enabled, not '\(name)'")
+          "--unset wants one of days, date, label, sound, sound_order, volume, ramp, snooze, max_snoozes, "
+            + "ring_for, skip, skip_calendars, id, enabled, not '\(name)'")
       }
       changes.unset.insert(key)
     }

@@ -12,7 +12,9 @@ struct ListCommand: Command {
     Lists the alarms sorted by time: time, on/off, repeat summary, label and id.
     A one-off that has rung shows as done (read from the service's state file in
     --state-dir, else the config's state_dir, else /var/lib/alarmclock, when it
-    can be read).
+    can be read). Under an alarm, the occurrences skipped before its next firing
+    (skip dates and ranges, skip_calendars days off) and why; --json adds them as
+    skipped, a list of {date, kind, reason}.
     Summaries and labels follow the locale (LC_ALL, LC_MESSAGES, LANG): English,
     or Traditional Chinese for zh_TW.
     """
@@ -32,6 +34,16 @@ struct ListCommand: Command {
     let text = AlarmText(DisplayLocale(environment: env))
     let alarms = loaded.config.alarms.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
     let done = doneOneOffs(loaded.config)
+    let now = currentInstant()
+    let schedule = Schedule(
+      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: now))
+    let skipped = Dictionary(
+      alarms.map { a in
+        (
+          a.id,
+          done.contains(a.id) ? [] : schedule.skipped(of: a.id, after: now, marks: ScheduleMarks())
+        )
+      }, uniquingKeysWith: { a, _ in a })
     if json {
       let items: [JSONValue] = alarms.map { a in
         .object([
@@ -42,6 +54,8 @@ struct ListCommand: Command {
           "days": .array(a.days.days.map { .string($0.key) }),
           "date": a.date.map { .string($0.description) } ?? .null,
           "sound": a.sound.map(JSONValue.string) ?? .null,
+          "skipped": .array((skipped[a.id] ?? []).map(\.json)),
+          "sound_order": .string(a.soundOrder.rawValue),
         ])
       }
       printOut(JSONValue.array(items).encoded())
@@ -51,6 +65,10 @@ struct ListCommand: Command {
       printOut(
         "\(text.time(a.time))  \(done.contains(a.id) ? text.done : text.onOff(a.enabled))  \(text.summary(a))  \(text.label(a))  [\(a.id)]"
       )
+      let list = skipped[a.id] ?? []
+      for line in text.skippedLines(list, cut: list.count == Schedule.skippedLimit) {
+        printOut("  " + line)
+      }
     }
     return ExitCode.ok
   }

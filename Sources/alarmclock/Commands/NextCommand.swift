@@ -12,10 +12,14 @@ struct NextCommand: Command {
     Shows the next N firings (default 1) after an instant (default now), e.g.
       Mon 06:45 Work (in 7 h 32 min)
     --from takes 2027-03-28T06:00:00+02:00, a local 2027-03-28T06:00 or a date.
-    --json prints an array of {id, label, at, sound} with `at` in ISO 8601 with
-    its UTC offset. Read from the config only: skips made with `alarmclock skip`
+    Occurrences skipped before a firing (skip dates and ranges, skip_calendars
+    days off) are listed under it, e.g. "  skipped: Christmas Day (2027-12-25)".
+    --json prints an array of {id, label, at, sound, skipped} with `at` in ISO 8601
+    with its UTC offset and skipped a list of {date, kind, reason}. Read from the config only: skips made with `alarmclock skip`
     are known to the running service; with --socket the running service answers
     instead (skips and done one-offs included; N at most 100).
+    When the clock is obviously wrong (earlier than this alarmclock's release) a
+    warning goes to stderr: the times shown follow that clock.
     """
   var configPath: String?
   var from: String?
@@ -34,8 +38,10 @@ struct NextCommand: Command {
   func run() -> Int32 {
     let env = processEnvironment()
     guard let loaded = OfflineConfig.load(configPath, env: env) else { return ExitCode.failure }
+    let now = currentInstant()
+    if let warning = ClockTrust.warning(now: now, zone: loaded.zone) { printError(warning) }
     if let socket { return askService(socket, zone: loaded.zone, env: env) }
-    var start = currentInstant()
+    var start = now
     if let from {
       guard let instant = ISO8601Text.parse(from, in: loaded.zone) else {
         printError(
@@ -45,12 +51,21 @@ struct NextCommand: Command {
       }
       start = instant
     }
-    let schedule = Schedule(alarms: loaded.config.alarms, zone: loaded.zone)
+    let schedule = Schedule(
+      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: start))
     let firings = schedule.upcoming(after: start, limit: count, marks: ScheduleMarks())
+    // Each firing's skipped occurrences: from the alarm's previous firing shown, or start.
+    var previous: [String: Instant] = [:]
+    let skipped: [[SkippedOccurrence]] = firings.map { f in
+      defer { previous[f.alarmID] = f.at }
+      return schedule.skipped(
+        of: f.alarmID, after: previous[f.alarmID] ?? start, marks: ScheduleMarks())
+    }
+    let yearOn = loaded.zone.local(at: start).date.adding(days: 366)
     let text = AlarmText(DisplayLocale(environment: env))
     let byID = Dictionary(loaded.config.alarms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     if json {
-      let items: [JSONValue] = firings.map { f in
+      let items: [JSONValue] = zip(firings, skipped).map { f, skipped in
         let alarm = byID[f.alarmID]
         return .object([
           "id": .string(f.alarmID),
@@ -58,6 +73,7 @@ struct NextCommand: Command {
           "at": .string(ISO8601Text.format(f.at, in: loaded.zone)),
           "time": .string(f.time.description),
           "sound": alarm?.sound.map(JSONValue.string) ?? .null,
+          "skipped": .array(skipped.map(\.json)),
         ])
       }
       printOut(JSONValue.array(items).encoded())
@@ -67,10 +83,14 @@ struct NextCommand: Command {
       printOut(text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘")
       return ExitCode.ok
     }
-    for f in firings {
+    for (f, skipped) in zip(firings, skipped) {
       let local = loaded.zone.local(at: f.at)
       let label = byID[f.alarmID].map(text.label) ?? f.alarmID
       printOut(text.firing(date: local.date, time: local.time, label: label, until: f.at - start))
+      for line in text.skippedLines(skipped, cut: skipped.count == Schedule.skippedLimit) {
+        printOut("  " + line)
+      }
+      if f.date > yearOn { printOut("  " + text.skippedUntil(label: label, until: yearOn)) }
     }
     return ExitCode.ok
   }

@@ -3,9 +3,14 @@ import TOML
 /// A key of an `[[alarm]]` table that the config editor writes, in the order a new
 /// alarm's keys are written.
 public enum AlarmKey: String, CaseIterable, Hashable, Sendable, Comparable {
-  case id, time, days, date, label, sound, volume, ramp, snooze
+  case id, time, days, date, label, sound
+  case soundOrder = "sound_order"
+  case volume, ramp, snooze
+  case maxSnoozes = "max_snoozes"
   case ringFor = "ring_for"
-  case skip, enabled
+  case skip
+  case skipCalendars = "skip_calendars"
+  case enabled
 
   public static func < (a: AlarmKey, b: AlarmKey) -> Bool {
     allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
@@ -119,6 +124,30 @@ public enum AlarmValueText {
         AlarmValueError("a date like 2027-03-28 that exists, not \(quoted(text))"))
     }
     return .success(d)
+  }
+
+  /// `shuffle` or `rotate` (`sound_order`).
+  public static func soundOrder(_ text: String) -> Result<AlarmValue, AlarmValueError> {
+    guard let order = SoundOrder(rawValue: text) else {
+      var message = "shuffle or rotate, not \(quoted(text))"
+      let names = SoundOrder.allCases.map(\.rawValue)
+      if let guess = Suggestion.closest(to: text, in: names) ?? SoundOrder.synonyms[text] {
+        message += "; did you mean '\(guess)'?"
+      }
+      return .failure(AlarmValueError(message))
+    }
+    return .success(.string(order.rawValue))
+  }
+
+  /// A whole number from 0 to 1000 (`max_snoozes`).
+  public static func maxSnoozes(_ text: String) -> Result<AlarmValue, AlarmValueError> {
+    let range = DefaultsDecoder.maxSnoozesRange
+    guard let n = Int64(text), range.contains(n) else {
+      return .failure(
+        AlarmValueError(
+          "a whole number from \(range.lowerBound) to \(range.upperBound), not \(quoted(text))"))
+    }
+    return .success(.integer(Int(n)))
   }
 
   /// A whole number from 0 to 100.

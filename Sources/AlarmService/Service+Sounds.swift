@@ -1,0 +1,105 @@
+import AlarmCore
+import AlarmPlatform
+
+/// The sound a ring session plays: chosen once, when the ring is prepared (or when it
+/// starts unprepared), and kept through the session's snoozes.
+struct ChosenSound: Equatable {
+  var alarmID: String
+  /// The occurrence it was chosen for (`RingSession.firing`).
+  var firing: Instant
+  /// The alarm's sound and escalation settings, so a changed config chooses again.
+  var settings: [String]
+  /// The file to play; nil for the bundled default sound (or when `problem` is set).
+  var path: String?
+  /// For a sound folder: the file's name inside it, recorded as played when it rings.
+  var folderFile: String?
+  /// Why the fallback tone rings instead (unresolvable sound, empty folder, bad file).
+  var problem: SoundError?
+  /// The alarm's escalation, its sound resolved (and picked, for a folder) with the rest.
+  var escalation: Escalation?
+}
+
+extension Service {
+  /// Resolves `alarm`'s sound for the occurrence at `firing`; for a folder, lists it and
+  /// picks a file after the one it rang last (`SoundPicker`). Runs on the loop thread,
+  /// never on the playback thread.
+  func chooseSound(_ alarm: Alarm, firing: Instant) -> ChosenSound {
+    var chosen = ChosenSound(
+      alarmID: alarm.id, firing: firing, settings: Self.soundSettings(alarm))
+    if let after = alarm.escalateAfter {
+      var e = Escalation(after: after, volume: alarm.escalateVolume)
+      if let name = alarm.escalateSound {
+        // A folder as the escalation sound: a random file, not remembered.
+        do throws(SoundError) {
+          e.sound = try pickFile(name, order: .shuffle, last: nil).path
+        } catch {
+          e.unplayable = error
+        }
+      }
+      chosen.escalation = e
+    }
+    guard let name = alarm.sound else { return chosen }
+    do throws(SoundError) {
+      let last = engine.state.lastSounds[alarm.id]
+      (chosen.path, chosen.folderFile) = try pickFile(name, order: alarm.soundOrder, last: last)
+    } catch {
+      chosen.problem = error
+    }
+    return chosen
+  }
+
+  /// The file for the sound `name`: itself, or one picked from its folder (with its name
+  /// inside the folder).
+  private func pickFile(_ name: String, order: SoundOrder, last: String?) throws(SoundError)
+    -> (path: String, folderFile: String?)
+  {
+    switch try Service.soundResolver(config).locate(name) {
+    case .file(let path):
+      return (path, nil)
+    case .folder(let folder):
+      let files = try SoundResolver.playableFiles(in: folder)
+      // swift-format-ignore: playableFiles never returns an empty list
+      let file = SoundPicker.pick(files, order: order, last: last)!
+      return (folder.hasSuffix("/") ? folder + file : folder + "/" + file, file)
+    }
+  }
+
+  /// The sound for the ring session that is starting: the one chosen when it was
+  /// prepared (or earlier in the session, before a snooze), else a new choice.
+  func soundForSession(_ alarm: Alarm, now: Instant) -> ChosenSound {
+    let firing = engine.state.session.map(\.firing) ?? now
+    if let c = chosenSound, c.alarmID == alarm.id, c.firing == firing,
+      c.settings == Self.soundSettings(alarm)
+    {
+      return c
+    }
+    let c = chooseSound(alarm, firing: firing)
+    chosenSound = c
+    return c
+  }
+
+  /// What a ring's sound depends on in the alarm's settings.
+  static func soundSettings(_ a: Alarm) -> [String] {
+    [
+      a.sound ?? "", a.soundOrder.rawValue, a.escalateAfter.map { "\($0)" } ?? "",
+      "\(a.escalateVolume)", a.escalateSound ?? "",
+    ]
+  }
+
+  /// Records a folder's file as rung, so the next ring takes the next turn.
+  func soundRinging(_ chosen: ChosenSound) {
+    guard let file = chosen.folderFile else { return }
+    perform(engine.soundChosen(alarmID: chosen.alarmID, file: file))
+  }
+
+  /// The session's sound for `status`.
+  func sessionSound(_ session: SessionStatus) -> SessionStatus {
+    var s = session
+    guard let c = chosenSound, c.alarmID == s.id, engine.state.session?.firing == c.firing
+    else { return s }
+    s.sound = c.path
+    s.soundProblem = c.problem?.description
+    if c.escalation != nil { s.escalated = ringEscalated }
+    return s
+  }
+}
