@@ -286,6 +286,14 @@ def english(c, rig, page):
     page.submit(page.find("form[action='/login'] button")[0])
     c.check("the right token logs in to the list", page.path() == "/", page.path())
     c.check("the list is in English", page.d.find_element(By.TAG_NAME, "h1").text == "Alarms")
+    size = page.d.execute_script(
+        "return performance.getEntriesByType('navigation')[0].decodedBodySize")
+    c.check(f"the list page is one document under 50 KB ({size} bytes)", 0 < size < 50_000)
+    others = page.d.execute_script(
+        "return performance.getEntriesByType('resource').map(e => e.name)"
+        ".filter(n => !n.endsWith('/api/status'))")
+    c.check("the page loads nothing else (no scripts, styles, fonts or images)", others == [],
+            others)
     c.check("the page fits the phone's width (no sideways scrolling)",
             page.d.execute_script("return document.documentElement.scrollWidth") <= 390)
     c.check("a label's markup is shown as text, not run or rendered",
