@@ -342,6 +342,14 @@ def english(c, rig, page):
                 for b in rig.config_text().split("[[alarm]]")), rig.config_text())
     agree(c, rig, page, "after switching off")
     page.shot("list")
+    # A phone in dark mode gets the dark colours.
+    page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+        "features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    background = page.d.execute_script(
+        "return getComputedStyle(document.body).backgroundColor")
+    c.check("dark mode gets a dark background", background == "rgb(0, 0, 0)", background)
+    page.shot("list-dark")
+    page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     page.submit(page.find("#alarm-work-t")[0])
     c.check("a row opens its edit form", page.path() == "/alarms/work", page.path())
