@@ -19,6 +19,8 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     case notRunning
     /// The service refused the request (its control error code).
     case service(ControlErrorCode)
+    /// The service sent a reply this client cannot read.
+    case badReply
   }
 
   public var kind: Kind
@@ -27,11 +29,18 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Further lines (config diagnostics as `path:line:col: message`).
   public var details: [String]
 
-  public init(_ kind: Kind, _ message: String, details: [String] = []) {
+  /// The CLI prints the details before the message (a file's errors, then the verdict).
+  public var detailsFirst: Bool
+
+  public init(_ kind: Kind, _ message: String, details: [String] = [], detailsFirst: Bool = false) {
     self.kind = kind
     self.message = message
     self.details = details
+    self.detailsFirst = detailsFirst
   }
+
+  /// The lines the CLI prints, in order.
+  public var lines: [String] { detailsFirst ? details + [message] : [message] + details }
 
   /// The stable code: the control protocol's for service refusals, else the kind's name.
   public var code: String {
@@ -43,8 +52,9 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     case .io: "io"
     case .notRunning: "not-running"
     case .service(let code): code.rawValue
+    case .badReply: "bad-reply"
     }
   }
 
-  public var description: String { ([message] + details).joined(separator: "\n") }
+  public var description: String { lines.joined(separator: "\n") }
 }

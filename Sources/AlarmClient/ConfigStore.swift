@@ -39,6 +39,12 @@ public struct ConfigStore: Sendable {
     public var warnings: [String]
   }
 
+  /// The config file named by `--config`, `$ALARMCLOCK_CONFIG` or the system default.
+  public init(configOption: String?, environment: [String: String]) {
+    self.init(
+      path: ConfigFile.path(configOption, environment: environment), environment: environment)
+  }
+
   /// Applies `edit`. With `ifMatch`, refuses (`.changed`) unless the file's ETag is that.
   /// Every refusal leaves the file byte-identical.
   public func apply(_ edit: ConfigEdit, ifMatch: String? = nil) -> Result<Outcome, ClientError> {
@@ -73,6 +79,20 @@ public struct ConfigStore: Sendable {
       }
       zone = rules
     }
+    // A calendar the edit names must be readable, or the service would refuse the file.
+    let before = ConfigDecoder.decode(text, path: path).config.map {
+      Set(SkipCalendarFiles.load($0, configPath: path).files.keys)
+    }
+    let calendars = SkipCalendarFiles.load(outcome.config, configPath: path)
+    let unreadable = calendars.errors.filter { e in
+      !(before ?? []).contains { e.contains("skip calendar '\($0)'") }
+    }
+    if outcome.changed, !unreadable.isEmpty {
+      return .failure(
+        ClientError(
+          .invalidValue, "\(path): nothing was changed",
+          details: unreadable.map { $0 + " (in the edited file)" }, detailsFirst: true))
+    }
     let newBytes = Array(outcome.text.utf8)
     if outcome.changed {
       do {
@@ -99,7 +119,7 @@ public struct ConfigStore: Sendable {
     case .invalidConfig(let result):
       return ClientError(
         .configInvalid, "\(path) has errors; fix them first (see 'alarmclock check')",
-        details: result.formatted)
+        details: result.formatted, detailsFirst: true)
     case .unknownAlarm(let id, let near, let ids):
       var message = "\(path): no alarm has the id '\(id)'"
       if !near.isEmpty {

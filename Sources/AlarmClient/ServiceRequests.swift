@@ -47,8 +47,7 @@ public enum ServiceRequests {
       }
     } catch {
       return .failure(
-        ClientError(
-          .service(.internal), "the service sent a reply this client cannot read: \(error)"))
+        ClientError(.badReply, "the service sent a reply this client cannot read: \(error)"))
     }
   }
 }

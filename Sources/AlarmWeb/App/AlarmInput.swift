@@ -5,8 +5,8 @@ import AlarmCore
 public enum AlarmInput {
   /// The accepted fields.
   public static let fields = [
-    "id", "time", "days", "date", "label", "sound", "volume", "ramp", "snooze", "ring_for",
-    "enabled",
+    "id", "time", "days", "date", "label", "sound", "sound_order", "volume", "ramp", "snooze",
+    "max_snoozes", "ring_for", "enabled",
   ]
 
   /// The changes a JSON object asks for; `null` (and `""` for label and sound) removes a
@@ -104,7 +104,13 @@ public enum AlarmInput {
       }
       return .boolean(on)
     case .id: return try check(AlarmValueText.id(try string()))
-    case .skip: throw AlarmInputError("skip is not settable here")
+    case .soundOrder: return try check(AlarmValueText.soundOrder(try string()))
+    case .maxSnoozes:
+      guard case .int(let n) = v else {
+        throw AlarmInputError("max_snoozes wants a whole number, not \(v.typeName)")
+      }
+      return try check(AlarmValueText.maxSnoozes(String(n)))
+    case .skip, .skipCalendars: throw AlarmInputError("\(name) is not settable here")
     }
   }
 }

@@ -72,8 +72,12 @@ extension WebApp {
 
   private func listAlarms() -> WebResponse {
     let view = WebConfigView(store)
-    guard let config = view.config else { return Self.failure(view.invalid(setup.configPath)) }
-    let listing = AlarmListing(config: config, stateDir: setup.stateDir, text: text)
+    let loaded: OfflineConfig
+    switch view.usable {
+    case .success(let l): loaded = l
+    case .failure(let e): return Self.failure(e)
+    }
+    let listing = AlarmListing(loaded, stateDir: setup.stateDir, text: text, now: setup.now())
     var r = WebResponse.json(listing.json)
     r.headers.append(("ETag", view.etag))
     return r
@@ -100,11 +104,13 @@ extension WebApp {
     switch store.apply(edit(changes), ifMatch: request.header("if-match")) {
     case .failure(let e): return Self.failure(e)
     case .success(let outcome):
-      let listing = AlarmListing(
-        config: outcome.result.config, stateDir: setup.stateDir, text: text)
-      guard let alarm = outcome.result.config.alarm(id: outcome.result.alarmID) else {
+      // The file as saved, with its calendars, for the same object `list --json` prints.
+      guard let saved = WebConfigView(store).loaded,
+        let alarm = saved.config.alarm(id: outcome.result.alarmID)
+      else {
         return .error(500, "internal", "the edited alarm is missing from the new config")
       }
+      let listing = AlarmListing(saved, stateDir: setup.stateDir, text: text, now: setup.now())
       var r = WebResponse.json(listing.json(alarm), status: status)
       r.headers.append(("ETag", outcome.etag))
       if status == 201 { r.headers.append(("Location", "/api/alarms/" + alarm.id)) }
@@ -155,12 +161,13 @@ extension WebApp {
       count = n
     }
     let view = WebConfigView(store)
-    guard let config = view.config, let zone = view.zone else {
-      return Self.failure(view.invalid(setup.configPath))
+    let loaded: OfflineConfig
+    switch view.usable {
+    case .success(let l): loaded = l
+    case .failure(let e): return Self.failure(e)
     }
     var r = WebResponse.json(
-      UpcomingListing.json(config: config, zone: zone, after: setup.now(), count: count, text: text)
-    )
+      UpcomingListing(loaded, after: setup.now(), count: count, text: text).json)
     r.headers.append(("ETag", view.etag))
     return r
   }

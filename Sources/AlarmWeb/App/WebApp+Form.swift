@@ -8,7 +8,7 @@ extension WebApp {
   func saveForm(id: String?, _ fields: FormData, _ page: PageContext) -> WebResponse {
     let view = WebConfigView(store)
     guard let config = view.config else {
-      return errorPage(409, view.invalid(setup.configPath).description, page)
+      return errorPage(409, view.problems.joined(separator: "\n"), page)
     }
     var current: Alarm?
     if let id {

@@ -91,11 +91,13 @@ extension WebApp {
   private func listPage(_ page: PageContext) -> WebResponse {
     let view = WebConfigView(store)
     var list = ListPage(alarms: [], etag: view.etag, configErrors: view.problems)
-    if let config = view.config, let zone = view.zone {
+    if let loaded = view.loaded {
+      let config = loaded.config
+      let zone = loaded.zone
       let done = AlarmListing.doneOneOffs(config, stateDir: setup.stateDir)
       list.alarms = config.alarms.map { AlarmRow(alarm: $0, done: done.contains($0.id)) }
       let now = setup.now()
-      let schedule = Schedule(alarms: config.alarms, zone: zone)
+      let schedule = Schedule(alarms: config.alarms, zone: zone, daysOff: loaded.daysOff(at: now))
       if let f = schedule.next(after: now, marks: ScheduleMarks()),
         let alarm = config.alarm(id: f.alarmID)
       {
@@ -119,7 +121,7 @@ extension WebApp {
   {
     let view = WebConfigView(store)
     guard let config = view.config else {
-      return errorPage(409, view.invalid(setup.configPath).description, page)
+      return errorPage(409, view.problems.joined(separator: "\n"), page)
     }
     var shown = form ?? AlarmForm(volume: config.defaults.volume)
     if let id, form == nil {

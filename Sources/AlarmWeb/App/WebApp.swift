@@ -114,6 +114,7 @@ public final class WebApp {
     case .changed, .configInvalid: return 409
     case .io: return 500
     case .notRunning: return 503
+    case .badReply: return 502
     case .service(let code):
       switch code {
       case .unknownAlarm: return 404

@@ -2,37 +2,32 @@ import AlarmClient
 import AlarmCore
 import AlarmService
 
-/// The config file as one request sees it: its ETag and, when it is valid, the decoded
-/// config with its time zone; else the errors `check` prints.
+/// The config file as one request sees it: its ETag and the usable config, or the CLI's
+/// words for why it cannot be used (with the file's `path:line:col: message` errors).
 struct WebConfigView {
   var etag: String
-  var loaded: LoadedConfig?
-  var config: Config? { loaded?.config }
-  var zone: TimeZoneRules? { loaded?.zone }
-  /// `path:line:col: message` lines when the file cannot be used.
-  var problems: [String]
+  var usable: Result<OfflineConfig, ClientError>
 
   init(_ store: ConfigStore) {
     switch store.read() {
     case .failure(let e):
       etag = ""
-      problems = [e.message]
+      usable = .failure(e)
     case .success(let (bytes, etag)):
       self.etag = etag
       switch ConfigFile.decode(bytes, path: store.path, environment: store.environment, now: nil) {
-      case .failure(let e): problems = [e.description]
-      case .success(let l):
-        loaded = l
-        problems = l.config == nil ? l.messages : []
+      case .failure(let e): usable = .failure(ClientError(.io, e.description))
+      case .success(let loaded): usable = OfflineConfig.from(loaded)
       }
     }
   }
 
-  /// The reason the config cannot be used, as the CLI prints it.
-  func invalid(_ path: String) -> ClientError {
-    if problems.count == 1, loaded == nil { return ClientError(.io, problems[0]) }
-    return ClientError(
-      .configInvalid, "\(path) has errors; run 'alarmclock check' after fixing them",
-      details: problems)
+  var loaded: OfflineConfig? { try? usable.get() }
+  var config: Config? { loaded?.config }
+
+  /// The errors to show on the page (empty when the config is usable).
+  var problems: [String] {
+    if case .failure(let e) = usable { return e.details.isEmpty ? [e.message] : e.details }
+    return []
   }
 }
