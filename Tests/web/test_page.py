@@ -351,6 +351,18 @@ def english(c, rig, page):
     page.shot("list-dark")
     page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
+    # Skip next: the service's upcoming firings move past work's next occurrence.
+    def next_work():
+        return next((f["at"] for f in rig.status().get("next", []) if f["id"] == "work"), None)
+    before = next_work()
+    page.submit(page.find("form[action='/alarms/work/skip'] button")[0])
+    after = next_work()
+    c.check("Skip next on the page skips work's next occurrence in the service",
+            page.path() == "/" and before is not None and after is not None and after > before,
+            f"{before} -> {after}")
+    rig.cli("unskip", "work", "--socket", rig.socket)
+    page.go("/")
+
     page.submit(page.find("#alarm-work-t")[0])
     c.check("a row opens its edit form", page.path() == "/alarms/work", page.path())
     c.check("the edit form shows the alarm",
