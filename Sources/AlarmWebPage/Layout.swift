@@ -86,7 +86,8 @@ enum Layout {
     .clock{display:block;width:100%;max-width:none;font-size:2.6rem;text-align:center;\
     font-variant-numeric:tabular-nums}
     fieldset{border:0;margin:0;padding:0}
-    legend{padding:0;margin-bottom:.5rem}
+    legend{float:left;width:100%;padding:0;margin-bottom:.5rem}
+    legend+*{clear:both}
     .days{display:grid;grid-template-columns:repeat(7,1fr);gap:.3rem}
     .days label{position:relative}
     .days input{position:absolute;opacity:0;width:1px;height:1px}

@@ -179,7 +179,8 @@ public enum WebPage {
     s += session == nil ? " hidden>" : ">"
     let what = session.map { $0.label ?? $0.id } ?? text.ringing
     s += "<p id=\"ring-what\">\(HTML.escape(what))</p>"
-    let until = session.map { StatusText.instant($0.until).split(separator: " ").last ?? "" } ?? ""
+    // HH:MM of the ISO instant, as the script shows it after a poll.
+    let until = session.map { String($0.until.dropFirst(11).prefix(5)) } ?? ""
     let when = session == nil ? "" : (snoozed ? text.snoozedUntil : text.ringsUntil) + " " + until
     s += "<p id=\"ring-when\">\(HTML.escape(when))</p><div class=\"big\">"
     s += HTML.form(
