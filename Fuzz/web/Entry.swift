@@ -30,7 +30,7 @@ let config = """
   days = "weekdays"
   label = "Work"
   """
-let app = WebApp(
+nonisolated(unsafe) let app = WebApp(
   setup: WebSetup(
     configPath: configPath, socketPath: dir + "/none.sock", stateDir: dir,
     environment: ["TZ": "UTC"], now: { Instant(seconds: 1_800_000_000) }),
