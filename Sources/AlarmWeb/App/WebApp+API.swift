@@ -141,7 +141,7 @@ extension WebApp {
 
   /// Exactly what `alarmclock status --json` prints.
   private func status() -> WebResponse {
-    switch ServiceRequests.send(.status, socket: setup.socketPath, timeout: setup.serviceTimeout) {
+    switch serviceStatus() {
     case .failure(let e): return Self.failure(e)
     case .success(let payload):
       return WebResponse(

@@ -106,7 +106,7 @@ extension WebApp {
           id: alarm.id, label: alarm.label, date: local.date, time: local.time, until: f.at - now)
       }
     }
-    switch ServiceRequests.send(.status, socket: setup.socketPath, timeout: setup.serviceTimeout) {
+    switch serviceStatus() {
     case .success(.status(let report)): list.session = report.session
     case .success: break
     case .failure(let e): list.serviceProblem = e.message

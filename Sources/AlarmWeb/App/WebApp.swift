@@ -59,10 +59,34 @@ public final class WebApp {
     return view
   }
 
+  /// The service's last status reply and when it came (CLOCK_MONOTONIC).
+  private var statusCache: (reply: ReplyPayload, at: Duration)?
+  /// How long a status reply is reused. Many clients polling the page or the API then
+  /// cost the service at most a few status requests a second: measured with bench/web-fire,
+  /// 1,500 status requests a second from 50 web clients took enough of the service's CPU
+  /// to delay a ring's first frame by tens of milliseconds on two busy cores.
+  static let statusAge: Duration = .milliseconds(250)
+
+  /// `status` from the service, or a reply at most `statusAge` old; a change the web
+  /// process makes (snooze, stop, skip, ring) drops the saved one.
+  func serviceStatus() -> Result<ReplyPayload, ClientError> {
+    let now = Clock.monotonic.now()
+    if let cached = statusCache, now - cached.at < Self.statusAge { return .success(cached.reply) }
+    let result = ServiceRequests.send(
+      .status, socket: setup.socketPath, timeout: setup.serviceTimeout)
+    if case .success(let reply) = result { statusCache = (reply, now) } else { statusCache = nil }
+    return result
+  }
+
+  /// Forgets the saved status (after a request that changes what the service does).
+  func statusChanged() { statusCache = nil }
+
   /// Answers one request; every reply carries the headers that keep it out of caches
   /// and frames.
   public func respond(_ request: WebRequest) -> WebResponse {
     var response: WebResponse
+    // Anything but a read may change what the service reports.
+    if request.method != "GET" && request.method != "HEAD" { statusChanged() }
     if request.path == "/api" || request.path.hasPrefix("/api/") {
       response = api(request)
     } else {
