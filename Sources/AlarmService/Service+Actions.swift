@@ -17,6 +17,7 @@ extension Service {
         awaitingFirstFrame = nil
         ringEscalated = false
         ringer.stop()
+        stopBuzzer(reason: "the ring ended")
       case .hook(let call):
         runHook(call)
       case .log(let level, let text):
@@ -31,8 +32,10 @@ extension Service {
 
   private func startSound(_ alarm: Alarm, remaining: Duration, resumed: Bool) {
     let now = clock.now()
-    // The scheduled instant (a firing or a snooze's end), unless this is a late start.
-    if let s = engine.state.session, s.periodStart == now, !resumed {
+    // The first frame is logged against the scheduled instant (a firing or a snooze's
+    // end), late starts too: how late the sound came is what the log is for. Instants
+    // carry milliseconds, so `now` is a moment after the period's start, never equal.
+    if let s = engine.state.session, !resumed, now >= s.periodStart {
       awaitingFirstFrame = s.periodStart
     } else {
       awaitingFirstFrame = nil
@@ -43,6 +46,7 @@ extension Service {
     ringEscalated = false
     let sound = soundForSession(alarm, now: now)
     ringer.start(ringRequest(alarm, remaining: remaining, sound: sound))
+    ringStarting()
     soundRinging(sound)
   }
 
@@ -79,16 +83,33 @@ extension Service {
       log.warning("audio: \(error); ringing the fallback tone")
       chosenSound?.problem = error
     case .deviceFailed(let error):
-      audioStatus = InputStatus(name: "audio", available: false, detail: "\(error)")
+      // While the buzzer beeps, status keeps saying why (no device at all).
+      if audioWatch.buzzer?.isSounding != true {
+        audioStatus = InputStatus(name: "audio", available: false, detail: "\(error)")
+      }
     case .deviceOpened(let device, let isFallback):
       if isFallback { log.warning("audio: playing on the fallback device \(device)") }
+      audioWatch.result?.device = device
+      stopBuzzer(reason: "playing on \(device)")
     case .deviceReopened(let device):
       log.notice("audio: \(device) is back; the ring goes on")
       audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
+      audioWatch.result?.device = device
+      stopBuzzer(reason: "playing on \(device)")
     case .noDevice(let devices):
       let text = "no audio device could be opened (tried \(devices.joined(separator: ", ")))"
       log.error("audio: \(text); retrying")
-      audioStatus = InputStatus(name: "audio", available: false, detail: text)
+      let buzzing = audioWatch.buzzer != nil ? "; beeping the buzzer" : ""
+      audioStatus = InputStatus(name: "audio", available: false, detail: text + buzzing)
+      // (The event may arrive after a stop or snooze: only a ring still going beeps.)
+      if engine.soundPlaying { startBuzzer(reason: "no audio device opens") }
+      if let s = engine.state.session {
+        audioFailed(
+          alarmID: s.alarmID, at: s.firing, failed: devices,
+          failover: audioWatch.buzzer != nil ? "buzzer" : "")
+      }
+    case .checked(let check):
+      audioChecked(check)
     case .mixerFailed(let error):
       log.warning("audio: mixer: \(error)")
     case .escalated(let sound):
@@ -97,6 +118,7 @@ extension Service {
       log.notice(
         "the alarm is escalating: volume rising\(volume)" + (sound.map { ", sound \($0)" } ?? ""))
     case .stopped:
+      stopBuzzer(reason: "the ring ended")
       if audioStatus.available {
         audioStatus = InputStatus(name: "audio", available: true, detail: "idle")
       }

@@ -107,6 +107,9 @@ extension Service {
       }
       prepared = nil
       applyInputs()
+      applyBuzzer()
+      // The devices may have changed: check them again before the next alarm.
+      audioWatch.checkedFiring = nil
       let n = config.alarms.count
       log.notice("config applied (\(reason)): \(n) alarm\(n == 1 ? "" : "s")")
       try? notify?.status(readyStatus())

@@ -97,6 +97,7 @@ extension Service {
     let zone = self.zone
     let parts = engine.statusParts(now: now, format: { ISO8601Text.format($0, in: zone) })
     var inputs = [audioStatus]
+    if let buzzer = buzzerStatus { inputs.append(buzzer) }
     if let terminal {
       inputs.append(InputStatus(name: "terminal", available: true, detail: terminal.name))
     }

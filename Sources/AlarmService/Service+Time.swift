@@ -78,6 +78,7 @@ extension Service {
     // To the millisecond: a snooze end counted from a press is not a whole second.
     try alarmTimer.arm(
       at: .milliseconds(plan.deadline.totalMilliseconds), cancelOnClockChange: true)
+    planAudioCheck(now: now)
   }
 
   func prepareNextRing(now: Instant) {

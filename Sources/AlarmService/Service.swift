@@ -46,6 +46,8 @@ public final class Service {
   /// The GPIO buttons and evdev inputs; nil when none are configured.
   var inputs: PressInputs?
   let hooks: HookRunner
+  /// The audio check before each alarm and the buzzer.
+  let audioWatch: AudioWatch
   /// The firing the ringer was prepared for, so it is prepared once.
   var prepared: Firing?
   /// The sound chosen for the prepared or current ring session.
@@ -119,6 +121,7 @@ public final class Service {
         minInterval: options.stateWriteInterval, retryInterval: options.stateRetryInterval)
       alarmTimer = try TimerFd(clock: .realtime)
       signals = try SignalFd(signals: [SIGTERM, SIGINT, SIGHUP])
+      audioWatch = try AudioWatch()
     } catch {
       throw ServiceStartError("cannot start: \(error)")
     }
@@ -199,6 +202,7 @@ public final class Service {
     if options.terminal { startTerminal() }
     startWatchdog()
     startInputs()
+    try startAudioWatch()
     let now = clock.now()
     watchClock(now: now, starting: true)
     perform(engine.advance(to: now))
@@ -222,6 +226,7 @@ public final class Service {
     stopped = true
     try? notify?.stopping()
     ringer.stop()
+    audioWatch.buzzer?.close()
     inputs?.close()
     saver.flush(engine.state)
     hooks.stopAll(grace: .seconds(1))

@@ -92,6 +92,9 @@ _Static_assert(EV_SYN == CSHIM_EV_SYN, "EV_SYN");
 _Static_assert(EV_KEY == CSHIM_EV_KEY, "EV_KEY");
 _Static_assert(SYN_REPORT == CSHIM_SYN_REPORT, "SYN_REPORT");
 _Static_assert(SYN_DROPPED == CSHIM_SYN_DROPPED, "SYN_DROPPED");
+CHECK_SIZE(struct gpio_v2_line_values, CSHIM_GPIO_V2_LINE_VALUES_SIZE);
+CHECK_OFFSET(struct gpio_v2_line_values, bits, CSHIM_GPIO_V2_LINE_VALUES_BITS);
+CHECK_OFFSET(struct gpio_v2_line_values, mask, CSHIM_GPIO_V2_LINE_VALUES_MASK);
 _Static_assert(KEY_MAX == CSHIM_KEY_MAX, "KEY_MAX");
 
 unsigned long cshim_gpio_get_chipinfo_ioctl(void) { return GPIO_GET_CHIPINFO_IOCTL; }
@@ -99,6 +102,9 @@ unsigned long cshim_gpio_v2_get_lineinfo_ioctl(void) { return GPIO_V2_GET_LINEIN
 unsigned long cshim_gpio_v2_get_line_ioctl(void) { return GPIO_V2_GET_LINE_IOCTL; }
 unsigned long cshim_gpio_v2_line_set_config_ioctl(void) {
   return GPIO_V2_LINE_SET_CONFIG_IOCTL;
+}
+unsigned long cshim_gpio_v2_line_set_values_ioctl(void) {
+  return GPIO_V2_LINE_SET_VALUES_IOCTL;
 }
 
 void cshim_gpio_reference_request(void *out, uint32_t offset, const char *consumer,

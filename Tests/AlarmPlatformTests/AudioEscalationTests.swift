@@ -5,20 +5,24 @@ import Testing
 
 @testable import AlarmPlatform
 
-/// Sound folders and escalation through ALSA's `pulse` device into the private null sink,
-/// recorded from its monitor. Serialized: every test shares the sink.
+/// Sound folders and escalation through ALSA's `pulse` device into a null sink of this
+/// suite's own (AudioPlaybackTests records the default one at the same time), recorded
+/// from its monitor. Serialized: every test shares the sink.
 @Suite(.serialized, .enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
 final class AudioEscalationTests {
   let dir: TempDir
   let events = EventLog<RingerEvent>()
   let ringer: Ringer
+  static let sink = "alarmclock_test_escalation"
+  let device: String
 
   init() throws {
+    device = try PulseTestServer.device(ownSink: Self.sink)
     dir = try TempDir("escalation")
     let events = self.events
     ringer = try Ringer(defaultSound: nil, events: { events.append($0) })
-    try Tool.check(["pactl", "set-sink-volume", PulseTestServer.sink, "100%"])
-    try Tool.check(["pactl", "set-sink-mute", PulseTestServer.sink, "0"])
+    try Tool.check(["pactl", "set-sink-volume", Self.sink, "100%"])
+    try Tool.check(["pactl", "set-sink-mute", Self.sink, "0"])
   }
 
   deinit { dir.remove() }
@@ -33,7 +37,7 @@ final class AudioEscalationTests {
 
   /// Rings `request` to its `maxDuration`; the recording from the first frame on.
   func record(_ request: RingRequest) throws -> ArraySlice<Float> {
-    let rec = try SinkRecorder(directory: dir.path)
+    let rec = try SinkRecorder(directory: dir.path, sink: Self.sink)
     ringer.start(request)
     let hit = try #require(events.wait { if case .firstFrame = $0 { true } else { false } })
     guard case .firstFrame(_, let realtime) = hit.0 else { return [] }
@@ -63,7 +67,7 @@ final class AudioEscalationTests {
     let samples = try record(
       RingRequest(
         sound: folder + "/" + file, volume: 100, ramp: .zero, maxDuration: .seconds(1),
-        devices: ["pulse"]))
+        devices: [device]))
     let f = Signal.zeroCrossingFrequency(window(samples, 0.2, 0.8), rate: SinkRecorder.rate)
     let want = file == "a.wav" ? 440.0 : 660.0
     #expect(abs(f - want) < 5, "\(file) recorded as \(f) Hz")
@@ -72,7 +76,7 @@ final class AudioEscalationTests {
   @Test func escalationRaisesTheLevelAfterItsDelay() throws {
     var request = RingRequest(
       sound: try sine(440, path: dir.file("tone.wav")), volume: 50, ramp: .zero,
-      maxDuration: .seconds(4), devices: ["pulse"])
+      maxDuration: .seconds(4), devices: [device])
     request.escalation = Escalation(after: .seconds(2), volume: 100, ramp: .milliseconds(500))
     let samples = try record(request)
     #expect(events.wait(timeout: 1) { $0 == .escalated(sound: nil) } != nil)
@@ -85,7 +89,7 @@ final class AudioEscalationTests {
   @Test func escalationSoundReplacesTheSoundWithoutAGap() throws {
     var request = RingRequest(
       sound: try sine(440, path: dir.file("calm.wav")), volume: 100, ramp: .zero,
-      maxDuration: .seconds(3), devices: ["pulse"])
+      maxDuration: .seconds(3), devices: [device])
     // Another rate than the device's: converted in the loop, the PCM stays open.
     let loud = try sine(660, rate: 22050, path: dir.file("loud.wav"))
     request.escalation = Escalation(after: .milliseconds(1500), volume: 100, sound: loud)

@@ -134,9 +134,10 @@ final class ServiceHarness {
   /// The realtime timer's planned deadline.
   var plan: WakePlan { service.wakePlan! }
 
-  /// Moves the clock to the planned deadline and delivers the expiry, as the timerfd would.
-  func fireTimer() {
-    clock.now = plan.deadline
+  /// Moves the clock to the planned deadline (`late` after it: a real timerfd wakes a
+  /// moment late) and delivers the expiry, as the timerfd would.
+  func fireTimer(late: Duration = .zero) {
+    clock.now = plan.deadline + late
     service.timeReached(.expired(1))
   }
 

@@ -68,6 +68,15 @@ public enum PulseTestServer {
   public static var available: Bool { environment["PULSE_SERVER"] != nil }
   /// The null sink the tests play to and record from.
   public static var sink: String { environment["ALARMCLOCK_TEST_SINK"] ?? "alarmclock_test" }
+  /// The ALSA device `pulse:NAME` for a null sink of the suite's own, loaded if needed: suites
+  /// that record run in parallel, and one suite's sound must not reach another's recording.
+  public static func device(ownSink name: String) throws -> String {
+    let sinks = try Tool.run(["pactl", "list", "short", "sinks"]).out
+    if !sinks.contains(name) {
+      try Tool.check(["pactl", "load-module", "module-null-sink", "sink_name=\(name)"])
+    }
+    return "pulse:\(name)"
+  }
   public static let skipMessage =
     "PULSE_SERVER is unset: run under scripts/test (or `source scripts/pulse-env && pulse_start`)"
 }

@@ -95,6 +95,11 @@ bg_start() {
   at_exit "kill $! 2>/dev/null; wait $! 2>/dev/null"
 }
 bg_wait() { wait "${BG[$1]}"; }
+# bg_stop NAME: ends a background tool that runs until killed (after waiting for what it
+# had to show, with bg_wait_line or bg_wait_count).
+bg_stop() { kill "${BG[$1]}" 2>/dev/null; wait "${BG[$1]}" 2>/dev/null || true; }
+# bg_wait_count NAME SECONDS PATTERN N: until /tmp/NAME.out has N lines matching PATTERN.
+bg_wait_count() { wait_for "$2" test "$(grep -cE -- "$3" "/tmp/$1.out")" -ge "$4"; }
 # bg_wait_line NAME SECONDS PATTERN: waits until /tmp/NAME.out has a line matching PATTERN.
 bg_wait_line() { wait_for "$2" grep -q -- "$3" "/tmp/$1.out"; }
 

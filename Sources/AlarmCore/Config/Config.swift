@@ -85,6 +85,8 @@ public struct AudioConfig: Hashable, Sendable {
   public var mixerDevice: String?
   /// PCM names tried in order when `device` cannot be opened.
   public var fallbackDevices: [String]
+  /// A piezo buzzer beeped when no sound device opens; nil for none.
+  public var buzzer: BuzzerConfig?
 
   public init(
     device: String = "default", mixer: String? = nil, mixerDevice: String? = nil,
@@ -94,6 +96,19 @@ public struct AudioConfig: Hashable, Sendable {
     self.mixer = mixer
     self.mixerDevice = mixerDevice
     self.fallbackDevices = fallbackDevices
+  }
+}
+
+/// `[audio] buzzer = { chip = "gpiochip0", line = "GPIO18" }`: a GPIO output line with a
+/// piezo buzzer, the last resort when no sound device opens.
+public struct BuzzerConfig: Hashable, Sendable {
+  /// The chip: a path, a name (`gpiochip0`) or a label (`pinctrl-rp1`), as for buttons.
+  public var chip: String
+  public var line: GPIOLine
+
+  public init(chip: String, line: GPIOLine) {
+    self.chip = chip
+    self.line = line
   }
 }
 
@@ -226,6 +241,9 @@ public enum HookEvent: String, Hashable, Sendable, CaseIterable {
   case ring, snooze, stop, missed
   /// A button or key press while nothing rings (with `on_idle_press = "hook"`).
   case idlePress = "idle_press"
+  /// The audio check before an alarm found the configured device missing (failover
+  /// chosen), or a ring found no device at all.
+  case audioFailed = "audio_failed"
 }
 
 /// `[hooks]`: commands run on events.

@@ -153,7 +153,7 @@ public enum ConfigDecoder {
   static let knownKeys: [String: [String]] = [
     "defaults": DefaultsDecoder.keys,
     "settings": ["timezone", "sound_dirs", "state_dir", "socket"],
-    "audio": ["device", "mixer", "mixer_device", "fallback_devices"],
+    "audio": ["device", "mixer", "mixer_device", "fallback_devices", "buzzer"],
     "hooks": HooksDecoder.keys,
     "button": InputDecoder.buttonKeys,
     "input": InputDecoder.inputKeys,
@@ -216,6 +216,7 @@ public enum ConfigDecoder {
       r.stringList(
         "fallback_devices", maxBytes: TableReader.maxNameBytes,
         expectation: "a list of ALSA device names") ?? []
+    a.buzzer = BuzzerDecoder.decode(r)
     return a
   }
 

@@ -17,6 +17,26 @@ enum InputDecoder {
       r.state.error(
         r.anchor, "this \(r.section) has no 'chip' (e.g. chip = \"gpiochip0\" or \"pinctrl-rp1\")")
     }
+    let line = gpioLine(r)
+    let bias = r.choice("bias", of: GPIOBias.self)
+    let activeLow = r.bool("active_low")
+    let debounce = r.duration(
+      "debounce", in: debounceRange, wholeSeconds: false, examples: buttonTimeExamples)
+    let longPress = r.duration(
+      "long_press", in: longPressRange, wholeSeconds: false, examples: buttonTimeExamples)
+    let actions = self.actions(r, hasIdleHook: hasIdleHook)
+    guard let chip, let line else { return nil }
+    var b = ButtonConfig(chip: chip, line: line)
+    b.bias = bias ?? b.bias
+    b.activeLow = activeLow ?? b.activeLow
+    b.debounce = debounce ?? b.debounce
+    b.longPress = longPress ?? b.longPress
+    b.actions = actions
+    return b
+  }
+
+  /// A table's `line`: an offset or a line name (reported when missing or wrong).
+  static func gpioLine(_ r: TableReader) -> GPIOLine? {
     var line: GPIOLine?
     if let entry = r.entry("line") {
       switch entry.node.value {
@@ -36,21 +56,7 @@ enum InputDecoder {
     } else {
       r.state.error(r.anchor, "this \(r.section) has no 'line' (e.g. line = 17 or \"GPIO17\")")
     }
-    let bias = r.choice("bias", of: GPIOBias.self)
-    let activeLow = r.bool("active_low")
-    let debounce = r.duration(
-      "debounce", in: debounceRange, wholeSeconds: false, examples: buttonTimeExamples)
-    let longPress = r.duration(
-      "long_press", in: longPressRange, wholeSeconds: false, examples: buttonTimeExamples)
-    let actions = self.actions(r, hasIdleHook: hasIdleHook)
-    guard let chip, let line else { return nil }
-    var b = ButtonConfig(chip: chip, line: line)
-    b.bias = bias ?? b.bias
-    b.activeLow = activeLow ?? b.activeLow
-    b.debounce = debounce ?? b.debounce
-    b.longPress = longPress ?? b.longPress
-    b.actions = actions
-    return b
+    return line
   }
 
   static func input(_ r: TableReader, hasIdleHook: Bool) -> InputConfig? {

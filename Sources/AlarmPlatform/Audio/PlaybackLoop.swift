@@ -29,6 +29,9 @@ final class PlaybackLoop {
 
   let engine: RingerEngine
   private var prepared: Prepared?
+  /// The device the last check or prepare opened: a ring tries it first, so a failover
+  /// chosen ahead starts without going through the failing devices again.
+  private var preferred: String?
 
   init(engine: RingerEngine) { self.engine = engine }
 
@@ -43,6 +46,10 @@ final class PlaybackLoop {
       switch command {
       case .prepare(let request)?:
         if prepared?.request != request { prepared = open(request, session: nil) }
+      case .check(let request)?:
+        // A prepared ring has checked already, and holds its device (a second open of a
+        // hw: device would fail as busy).
+        if prepared == nil { _ = probe(request, keep: false) }
       case .start(let request, let deadline, let session)?:
         let ready = prepared?.request == request ? prepared : nil
         prepared = nil
@@ -87,19 +94,45 @@ final class PlaybackLoop {
       request: request, source: source, fallbackReason: reason, device: nil, deviceIndex: 0)
     result.escalationSource = openEscalationSound(request)
     if session == nil {
-      for (i, name) in request.devices.enumerated() {
-        do {
-          result.device = try engine.reserve.retrying { () throws(AudioDeviceError) in
-            try PCMDevice(name: name, rate: source.sampleRate, channels: source.channels)
-          }
-          result.deviceIndex = i
-          break
-        } catch {
-          engine.log(.warning, "audio: prepare: \(error)")
-        }
-      }
+      (result.device, result.deviceIndex) = probe(
+        request, keep: true, rate: source.sampleRate, channels: source.channels)
     }
     return result
+  }
+
+  /// One attempt at each device of the chain (`devices`, then the cards) until one opens:
+  /// kept open for the ring when `keep`, else closed at once. Reports `.checked` and
+  /// remembers the device that opened, for the next ring to try first.
+  func probe(_ request: RingRequest, keep: Bool, rate: Int = 48_000, channels: Int = 2)
+    -> (PCMDevice?, Int)
+  {
+    let names = chain(request)
+    var failures: [AudioDeviceError] = []
+    var opened: (PCMDevice, Int)? = nil
+    for (i, name) in names.enumerated() {
+      do {
+        let device = try engine.reserve.retrying { () throws(AudioDeviceError) in
+          try PCMDevice(name: name, rate: rate, channels: channels)
+        }
+        opened = (device, i)
+        break
+      } catch {
+        engine.log(.warning, "audio: \(keep ? "prepare" : "check"): \(error)")
+        failures.append(error)
+      }
+    }
+    preferred = opened?.0.name
+    engine.events(.checked(AudioCheck(failures: failures, device: preferred, tried: names)))
+    guard let (device, index) = opened else { return (nil, 0) }
+    if keep { return (device, index) }
+    device.close()
+    return (nil, 0)
+  }
+
+  /// The devices a ring tries, in order: the request's, then each card not named yet.
+  func chain(_ request: RingRequest) -> [String] {
+    request.tryEveryCard
+      ? SoundCards.chain(request.devices, cards: SoundCards.list()) : request.devices
   }
 
   /// The escalation sound's decoder, or nil (logged) when it cannot be opened.
@@ -141,7 +174,12 @@ final class PlaybackLoop {
   ) -> (PCMDevice, Int)? {
     var round = 0
     while true {
-      for (i, name) in request.devices.enumerated() {
+      var names = chain(request)
+      if round == 0, let p = preferred, let at = names.firstIndex(of: p), at > 0 {
+        names.remove(at: at)
+        names.insert(p, at: 0)
+      }
+      for name in names {
         for attempt in 0..<PlaybackLoop.attemptsPerDevice {
           guard mayWrite(session) else { return nil }
           if let giveUp, Clock.monotonic.now() >= giveUp { return nil }
@@ -149,7 +187,8 @@ final class PlaybackLoop {
             let device = try engine.reserve.retrying { () throws(AudioDeviceError) in
               try PCMDevice(name: name, rate: rate, channels: channels)
             }
-            return (device, i)
+            preferred = name
+            return (device, name == request.devices.first ? 0 : 1)
           } catch {
             engine.log(.error, "audio: \(error) (attempt \(attempt + 1))")
             engine.events(.deviceFailed(error))
@@ -159,9 +198,9 @@ final class PlaybackLoop {
           }
         }
       }
-      engine.log(
-        .error, "audio: no device could be opened: \(request.devices.joined(separator: ", "))")
-      if round == 0 { engine.events(.noDevice(devices: request.devices)) }
+      engine.log(.error, "audio: no device could be opened: \(names.joined(separator: ", "))")
+      if round == 0 { engine.events(.noDevice(devices: names)) }
+      preferred = nil
       let wait = PlaybackLoop.roundBackoff[min(round, PlaybackLoop.roundBackoff.count - 1)]
       round += 1
       guard pause(wait, session: session) else { return nil }

@@ -20,6 +20,9 @@ public struct RingRequest: Sendable, Equatable {
   public var mixer: MixerSetting?
   /// What happens when the ring goes on for long (`escalate_after`); nil for nothing.
   public var escalation: Escalation?
+  /// When every device in `devices` fails, try each sound card present too
+  /// (`SoundCards.chain`) before giving up a round.
+  public var tryEveryCard = true
 
   public init(
     sound: String?, volume: Int = 80, ramp: Duration = .seconds(30), loop: Bool = true,
@@ -114,6 +117,8 @@ public enum RingerEvent: Sendable, Equatable {
   /// A full round over every device failed; the ringer keeps retrying with backoff
   /// until `stop()` or `maxDuration`.
   case noDevice(devices: [String])
+  /// An audio check (`Ringer.check`, or a `prepare`) tried the devices in order.
+  case checked(AudioCheck)
   /// The mixer control could not be taken over (the ring goes on without it).
   case mixerFailed(AudioDeviceError)
   /// The ring reached `Escalation.after`: the volume rises (and the sound changes, to
@@ -133,4 +138,23 @@ public enum StopReason: Sendable, Equatable {
   case finished
   /// `maxDuration` elapsed.
   case maxDuration
+}
+
+/// What an audio check found: the devices tried in order until one opened.
+public struct AudioCheck: Sendable, Equatable {
+  /// The devices that could not be opened, in the order tried.
+  public var failures: [AudioDeviceError]
+  /// The device that opened (and would ring), or nil when none did.
+  public var device: String?
+  /// The devices tried (the configured ones, then the cards).
+  public var tried: [String]
+
+  public init(failures: [AudioDeviceError], device: String?, tried: [String]) {
+    self.failures = failures
+    self.device = device
+    self.tried = tried
+  }
+
+  /// Whether a device before the one that opened (or any, when none did) failed.
+  public var hasFailures: Bool { !failures.isEmpty }
 }

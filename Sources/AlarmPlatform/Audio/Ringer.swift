@@ -16,8 +16,10 @@ import Synchronization
 ///
 /// Never silent: an undecodable sound rings the fallback tone (`.fallbackTone`); a device
 /// that cannot be opened is retried with backoff, then the next device in the request's
-/// list is tried, round after round (`.deviceFailed`, `.noDevice`) until one opens or the
-/// ring is stopped; a device lost mid-ring is reopened and the ring goes on.
+/// list, then every sound card present (`SoundCards`), round after round (`.deviceFailed`,
+/// `.noDevice`: the service's cue for the buzzer) until one opens or the ring is stopped;
+/// a device lost mid-ring is reopened and the ring goes on. `check` tries the same chain
+/// ahead of the ring.
 ///
 /// Out of descriptors is not silence either: the wake-up eventfd, the deadline timers and
 /// a reserve of spare descriptors are created in `init` (which throws if they cannot be),
@@ -86,6 +88,20 @@ public final class Ringer: Sendable {
     engine.wake.signal()
   }
 
+  /// Checks the audio path ahead of a ring: opens and closes each device of `request`'s
+  /// chain (its devices, then every sound card) until one opens, and reports what it found
+  /// as `.checked`. The device that opened is the one the next ring tries first. Ignored
+  /// while another command is pending, a ring is going, or a ring is prepared (a prepare
+  /// checks too, and holds its device open).
+  public func check(_ request: RingRequest) {
+    let sent = engine.control.withLock { c -> Bool in
+      guard c.command == nil, !c.ringing else { return false }
+      c.command = .check(request)
+      return true
+    }
+    if sent { engine.wake.signal() }
+  }
+
   /// Starts ringing `request` at `deadline` (nil: now). A ring already going is replaced
   /// (its sound ends at once, `.stopped(.replaced)`).
   public func start(_ request: RingRequest, at deadline: RingDeadline? = nil) {
@@ -120,6 +136,7 @@ public final class Ringer: Sendable {
 final class RingerEngine: Sendable {
   enum Command {
     case prepare(RingRequest)
+    case check(RingRequest)
     case start(RingRequest, RingDeadline?, Int)
   }
 

@@ -146,7 +146,17 @@ public final class GpioChip: Sendable {
     throws(InputError) -> GpioLineRequest
   {
     let offset = try resolve(line)
-    var req = options.requestBytes(offset: offset)
+    let lineFd = try request(line, offset: offset, bytes: options.requestBytes(offset: offset))
+    try? lineFd.setNonBlocking()
+    return GpioLineRequest(descriptor: lineFd, chip: info.path, offset: offset)
+  }
+
+  /// Sends a `struct gpio_v2_line_request` for `offset` (GPIO_V2_GET_LINE_IOCTL) and
+  /// returns the line's descriptor; a busy line names its holder.
+  func request(_ line: GPIOLine, offset: UInt32, bytes: [UInt8]) throws(InputError)
+    -> FileDescriptor
+  {
+    var req = bytes
     do throws(SystemError) {
       try InputSys.ioctl(descriptor, cshim_gpio_v2_get_line_ioctl(), bytes: &req)
     } catch {
@@ -160,10 +170,7 @@ public final class GpioChip: Sendable {
         throw .system(call: "GPIO_V2_GET_LINE_IOCTL", device: info.path, errno: error.errno)
       }
     }
-    let lineFd = FileDescriptor(
-      owning: req.load(Int32.self, at: Int(CSHIM_GPIO_V2_LINE_REQUEST_FD)))
-    try? lineFd.setNonBlocking()
-    return GpioLineRequest(descriptor: lineFd, chip: info.path, offset: offset)
+    return FileDescriptor(owning: req.load(Int32.self, at: Int(CSHIM_GPIO_V2_LINE_REQUEST_FD)))
   }
 }
 

@@ -55,11 +55,7 @@ public struct GpioLineRequestOptions: Sendable, Hashable {
   public func requestBytes(offset: UInt32) -> [UInt8] {
     var b = [UInt8](repeating: 0, count: Int(CSHIM_GPIO_V2_LINE_REQUEST_SIZE))
     b.put(offset, at: CSHIM_GPIO_V2_LINE_REQUEST_OFFSETS)
-    // NUL-terminated and truncated to fit, as the kernel expects.
-    let name = Array(consumer.utf8.prefix(Int(CSHIM_GPIO_MAX_NAME_SIZE) - 1))
-    for (i, byte) in name.enumerated() {
-      b[Int(CSHIM_GPIO_V2_LINE_REQUEST_CONSUMER) + i] = byte
-    }
+    b.putConsumer(consumer)
     let config = Int(CSHIM_GPIO_V2_LINE_REQUEST_CONFIG)
     b.put(flags, at: config + Int(CSHIM_GPIO_V2_LINE_CONFIG_FLAGS))
     if debounceMicroseconds != 0 {
@@ -83,6 +79,15 @@ public struct GpioLineRequestOptions: Sendable, Hashable {
 }
 
 extension [UInt8] {
+  /// Stores a request's consumer name: NUL-terminated and truncated to fit, as the kernel
+  /// expects.
+  mutating func putConsumer(_ consumer: String) {
+    let name = Array(consumer.utf8.prefix(Int(CSHIM_GPIO_MAX_NAME_SIZE) - 1))
+    for (i, byte) in name.enumerated() {
+      self[Int(CSHIM_GPIO_V2_LINE_REQUEST_CONSUMER) + i] = byte
+    }
+  }
+
   /// Stores `value` in native byte order (the ioctl structs are host-endian).
   mutating func put<T: FixedWidthInteger>(_ value: T, at offset: Int32) {
     put(value, at: Int(offset))

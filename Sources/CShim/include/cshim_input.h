@@ -65,6 +65,11 @@
 #define CSHIM_GPIO_V2_LINE_EVENT_SEQNO 16
 #define CSHIM_GPIO_V2_LINE_EVENT_LINE_SEQNO 20
 
+/* struct gpio_v2_line_values (GPIO_V2_LINE_SET_VALUES_IOCTL): bit i = requested line i */
+#define CSHIM_GPIO_V2_LINE_VALUES_SIZE 16
+#define CSHIM_GPIO_V2_LINE_VALUES_BITS 0
+#define CSHIM_GPIO_V2_LINE_VALUES_MASK 8
+
 /* enum gpio_v2_line_flag */
 #define CSHIM_GPIO_V2_LINE_FLAG_USED (1ULL << 0)
 #define CSHIM_GPIO_V2_LINE_FLAG_ACTIVE_LOW (1ULL << 1)
@@ -87,6 +92,7 @@ unsigned long cshim_gpio_get_chipinfo_ioctl(void);
 unsigned long cshim_gpio_v2_get_lineinfo_ioctl(void);
 unsigned long cshim_gpio_v2_get_line_ioctl(void);
 unsigned long cshim_gpio_v2_line_set_config_ioctl(void);
+unsigned long cshim_gpio_v2_line_set_values_ioctl(void);
 
 /* Fills a real struct gpio_v2_line_request (through the kernel header's
  * field names, not the offsets above) the way the service requests a button

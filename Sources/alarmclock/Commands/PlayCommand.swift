@@ -77,6 +77,9 @@ struct PlayCommand: Command {
       mixer: mixer.map { MixerSetting(control: $0) })
     // The ringer reports it (`.fallbackTone`), printed once below.
     request.unplayable = problem
+    // `play` tests the devices named; an alarm's last resort (every card) would hide a
+    // device that does not work.
+    request.tryEveryCard = false
     let player: Player
     do {
       player = try Player()

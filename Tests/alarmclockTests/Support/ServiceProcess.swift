@@ -165,10 +165,6 @@ enum ServiceSink {
 
   /// `pulse:NAME`, creating the sink if needed.
   static func device(_ name: String) throws -> String {
-    let sinks = try Tool.run(["pactl", "list", "short", "sinks"]).out
-    if !sinks.contains(name) {
-      try Tool.check(["pactl", "load-module", "module-null-sink", "sink_name=\(name)"])
-    }
-    return "pulse:\(name)"
+    try PulseTestServer.device(ownSink: name)
   }
 }

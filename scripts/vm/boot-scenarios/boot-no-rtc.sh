@@ -37,7 +37,7 @@ log "next before the clock is set: $(svc_field 'd["next"][:2]')"
 svc_mark
 date -s "@$(true_now)" >/dev/null
 log "clock set to $(date -u +%FT%TZ)"
-check "the service notices the clock change" wait_for 5 svc_logged 'the system clock was set'
+check "the service notices the clock change" wait_for 5 svc_logged 'the clock was set'
 sleep 1
 check "no stale occurrence rings" state_is none
 check "nor was one logged as ringing" not svc_logged "ringing '"

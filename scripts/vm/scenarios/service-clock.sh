@@ -29,7 +29,7 @@ svc_start || finish
 check "not ringing before" state_is none
 jump 90
 check "rings at once for what is left of the window" wait_state ringing 5
-check "the clock change is logged" svc_logged 'the system clock was set'
+check "the clock change is logged" svc_logged 'the clock was set'
 check "the ring is logged" svc_logged "ringing 'wake' for "
 check "stop" svc_cmd stop
 

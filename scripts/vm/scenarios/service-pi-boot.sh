@@ -41,7 +41,7 @@ log "clock set to the true time $(date -u +%FT%TZ)"
 # No request in between: only the timerfd's ECANCELED (TFD_TIMER_CANCEL_ON_SET) can make
 # the service notice (a status request would recompute by itself).
 check "the service notices the clock change within a second" \
-  wait_for 1 svc_logged 'the system clock was set'
+  wait_for 1 svc_logged 'the clock was set'
 after=$(svc_field 'd["next"][0]["at"]')
 log "next after the clock was set: $after"
 check "next moved to the true day within a second" \
