@@ -76,7 +76,7 @@ let package = Package(
     .testTarget(
       name: "AlarmWebTests",
       dependencies: [
-        "AlarmWeb", "AlarmWebPage", "AlarmClient", "AlarmCore", "AlarmPlatform",
+        "AlarmWeb", "AlarmWebPage", "AlarmClient", "AlarmCore", "AlarmPlatform", "AudioTestSupport",
       ]),
     .testTarget(
       name: "alarmclockTests",

@@ -292,6 +292,43 @@ import Testing
     #expect(web.config.contains("# the gym"))
   }
 
+  @Test func socketActivationServesThenExitsWhenIdle() throws {
+    let activate = "/usr/bin/systemd-socket-activate"
+    guard FileManager.default.isExecutableFile(atPath: activate) else { return }
+    let dir = try TempDir("web-activate")
+    defer { dir.remove() }
+    let config = try dir.write("alarms.toml", Self.config)
+    // A free port: bind port 0, read it, let it go.
+    let probe = try WebListenerProbe()
+    let port = probe.port
+    probe.close()
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: activate)
+    p.arguments = [
+      "-l", "127.0.0.1:\(port)", "-E", "TZ=UTC", CLI.binary, "web", "--config", config,
+      "--socket", dir.file("none.sock"), "--idle-exit", "1s",
+    ]
+    let log = dir.file("log")
+    FileManager.default.createFile(atPath: log, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+    p.standardOutput = handle
+    p.standardError = handle
+    try p.run()
+    defer { if p.isRunning { p.terminate() } }
+    var reply: HTTPReply?
+    try waitFor("the activated socket to answer", timeout: 20) {
+      guard let c = try? HTTPConnection(port: port) else { return false }
+      reply = try? c.send("GET", "/api/alarms")
+      return reply != nil
+    }
+    // No token was given: the file is created beside the config, and the API refuses.
+    #expect(reply?.status == 401)
+    try waitFor("the idle exit", timeout: 20) { !p.isRunning }
+    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+    #expect(text.contains("serving on the socket from systemd"))
+    #expect(text.contains("no request for 1s; exiting"))
+  }
+
   /// The value of the first hidden field `name` in a page (HTML entities undone).
   static func hidden(_ name: String, in html: String) -> String? {
     guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }

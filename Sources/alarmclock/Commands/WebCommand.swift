@@ -115,13 +115,17 @@ struct WebCommand: Command {
   }
 }
 
-/// The `[web]` table's values (read leniently here: `check` reports its errors).
+/// The `[web]` table's values; an unreadable or invalid config gives the defaults (the
+/// page then shows its errors, and `check` explains them).
 struct WebSettings {
   var listen: String?
   var tokenFile: String?
 
   static func read(_ path: String, environment: [String: String]) -> WebSettings {
-    WebSettings()
+    guard case .success(let loaded) = ConfigFile.load(path, environment: environment, now: nil),
+      let web = loaded.config?.web
+    else { return WebSettings() }
+    return WebSettings(listen: web.listen, tokenFile: web.tokenFile)
   }
 
   /// `web-token` beside the config file.

@@ -178,3 +178,26 @@ final class HTTPConnection {
     return HTTPReply(status: status, headers: headers, body: body)
   }
 }
+
+/// A loopback TCP socket bound to port 0, to learn a free port.
+final class WebListenerProbe {
+  let fd: Int32
+  let port: UInt16
+
+  init() throws {
+    fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var sa = sockaddr_in()
+    sa.sin_family = sa_family_t(AF_INET)
+    sa.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let ok = withUnsafeMutablePointer(to: &sa) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    guard ok else { throw ServiceTestError("bind: errno \(errno)") }
+    port = UInt16(bigEndian: sa.sin_port)
+  }
+
+  func close() { Glibc.close(fd) }
+}
