@@ -71,7 +71,7 @@ extension WebApp {
   }
 
   private func listAlarms() -> WebResponse {
-    let view = WebConfigView(store)
+    let view = configView()
     let loaded: OfflineConfig
     switch view.usable {
     case .success(let l): loaded = l
@@ -105,7 +105,7 @@ extension WebApp {
     case .failure(let e): return Self.failure(e)
     case .success(let outcome):
       // The file as saved, with its calendars, for the same object `list --json` prints.
-      guard let saved = WebConfigView(store).loaded,
+      guard let saved = configView().loaded,
         let alarm = saved.config.alarm(id: outcome.result.alarmID)
       else {
         return .error(500, "internal", "the edited alarm is missing from the new config")
@@ -160,7 +160,7 @@ extension WebApp {
       }
       count = n
     }
-    let view = WebConfigView(store)
+    let view = configView()
     let loaded: OfflineConfig
     switch view.usable {
     case .success(let l): loaded = l

@@ -6,7 +6,7 @@ import AlarmWebPage
 /// `snooze` and `enabled` (checkboxes: "on" when ticked), plus `csrf` and `etag`.
 extension WebApp {
   func saveForm(id: String?, _ fields: FormData, _ page: PageContext) -> WebResponse {
-    let view = WebConfigView(store)
+    let view = configView()
     guard let config = view.config else {
       return errorPage(409, view.problems.joined(separator: "\n"), page)
     }

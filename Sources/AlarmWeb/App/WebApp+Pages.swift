@@ -89,7 +89,7 @@ extension WebApp {
   }
 
   private func listPage(_ page: PageContext) -> WebResponse {
-    let view = WebConfigView(store)
+    let view = configView()
     var list = ListPage(alarms: [], etag: view.etag, configErrors: view.problems)
     if let loaded = view.loaded {
       let config = loaded.config
@@ -119,7 +119,7 @@ extension WebApp {
   )
     -> WebResponse
   {
-    let view = WebConfigView(store)
+    let view = configView()
     guard let config = view.config else {
       return errorPage(409, view.problems.joined(separator: "\n"), page)
     }

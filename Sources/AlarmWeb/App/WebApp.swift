@@ -43,6 +43,22 @@ public final class WebApp {
     store = ConfigStore(path: setup.configPath, environment: setup.environment)
   }
 
+  /// The last decoded config and when it was decoded (CLOCK_MONOTONIC).
+  private var cache: (view: WebConfigView, at: Duration)?
+  /// How long a decoded config is reused while the file's bytes are the same: the
+  /// `skip_calendars` files it read may change on their own.
+  static let cacheAge: Duration = .seconds(2)
+
+  /// The config as this request sees it: the file is read every time (its ETag), decoded
+  /// again only when its bytes changed or the cached decoding is older than `cacheAge`.
+  func configView() -> WebConfigView {
+    let now = Clock.monotonic.now()
+    let fresh = cache.flatMap { now - $0.at < Self.cacheAge ? $0.view : nil }
+    let view = WebConfigView(store, cached: fresh)
+    if view.etag != fresh?.etag || fresh == nil { cache = (view, now) }
+    return view
+  }
+
   /// Answers one request; every reply carries the headers that keep it out of caches
   /// and frames.
   public func respond(_ request: WebRequest) -> WebResponse {

@@ -8,13 +8,18 @@ struct WebConfigView {
   var etag: String
   var usable: Result<OfflineConfig, ClientError>
 
-  init(_ store: ConfigStore) {
+  /// Reads the file; decodes it unless `cached` was decoded from the same bytes.
+  init(_ store: ConfigStore, cached: WebConfigView? = nil) {
     switch store.read() {
     case .failure(let e):
       etag = ""
       usable = .failure(e)
     case .success(let (bytes, etag)):
       self.etag = etag
+      if let cached, cached.etag == etag {
+        usable = cached.usable
+        return
+      }
       switch ConfigFile.decode(bytes, path: store.path, environment: store.environment, now: nil) {
       case .failure(let e): usable = .failure(ClientError(.io, e.description))
       case .success(let loaded): usable = OfflineConfig.from(loaded)

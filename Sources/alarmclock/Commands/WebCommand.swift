@@ -27,6 +27,9 @@ struct WebCommand: Command {
     --print-url    print the login URL and exit
     --idle-exit    exit after this long without a request (default: 10m with a
                    socket from systemd, else never; 0 never)
+    --config, --socket and --state-dir name the config, the service's control
+    socket and its state directory as for 'edit', 'status' and 'list'.
+    See docs/http.md for the API, the page's routes, access and limits.
     """
   var listen: String?
   var tokenFile: String?

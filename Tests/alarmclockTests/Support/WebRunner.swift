@@ -185,7 +185,8 @@ final class WebListenerProbe {
   let port: UInt16
 
   init() throws {
-    fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    self.fd = fd
     var sa = sockaddr_in()
     sa.sin_family = sa_family_t(AF_INET)
     sa.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
