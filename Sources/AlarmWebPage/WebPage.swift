@@ -110,7 +110,7 @@ public enum WebPage {
     var s = "<li id=\"\(rowID)\"\(on ? "" : " class=\"off\"")>"
     s += "<div class=\"main\"><a id=\"\(rowID)-t\" href=\"\(base)\">"
     s += "<div class=\"time\">\(clock(a.time, text))</div>"
-    var sub = text.alarm.label(a) + (zhComma(text) ? "，" : ", ") + text.alarm.summary(a)
+    var sub = text.alarm.label(a) + text.comma + text.alarm.summary(a)
     if row.done { sub += " · " + text.alarm.done }
     s += "<div class=\"sub\">\(HTML.escape(sub))</div></a>"
     // Skipping is a request to the service, not an edit of the file: no etag.
@@ -143,10 +143,6 @@ public enum WebPage {
     guard let space = shown.firstIndex(of: " ") else { return HTML.escape(shown) }
     return "<small>\(HTML.escape(String(shown[..<space])))</small>"
       + HTML.escape(String(shown[shown.index(after: space)...]))
-  }
-
-  private static func zhComma(_ text: WebText) -> Bool {
-    text.alarm.locale == .traditionalChinese
   }
 
   /// Config errors or a refused post (red), and a service that did not answer (orange).

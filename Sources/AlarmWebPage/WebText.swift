@@ -14,6 +14,8 @@ struct WebText {
 
   private func t(_ en: String, _ tw: String) -> String { zh ? tw : en }
 
+  /// Between a row's label and its repeat summary.
+  var comma: String { t(", ", "，") }
   var alarms: String { t("Alarms", "鬧鐘") }
   var add: String { t("Add alarm", "加入鬧鐘") }
   var edit: String { t("Edit alarm", "編輯鬧鐘") }
