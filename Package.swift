@@ -9,9 +9,10 @@
 //   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
 //   AlarmService   the service wiring: one object owning the loop, engine, ringer, inputs
 //   AlarmClient    what the CLI and the web process share: config edits, service requests, JSON
+//   AlarmWebPage   the web page's HTML: pure renderers over AlarmCore
 //   CMicroHTTPD    system library for the web process (pkg-config libmicrohttpd, apt)
 //   AlarmWeb       `alarmclock web`: HTTP server in our loop, API, auth, page routes
-//   alarmclock     the executable: CLI commands; `run` starts AlarmService
+//   alarmclock     the executable: CLI commands; `run` starts AlarmService, `web` AlarmWeb
 //   alarmclock-bench  measurements for bench/ and fault injection for tests (not installed)
 import PackageDescription
 
