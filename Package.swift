@@ -8,7 +8,11 @@
 //   CShim          C shim for kernel macros and structs Swift cannot import
 //   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
 //   AlarmService   the service wiring: one object owning the loop, engine, ringer, inputs
-//   alarmclock     the executable: CLI commands; `run` starts AlarmService
+//   AlarmClient    what the CLI and the web process share: config edits, service requests, JSON
+//   AlarmWebPage   the web page's HTML: pure renderers over AlarmCore
+//   CMicroHTTPD    system library for the web process (pkg-config libmicrohttpd, apt)
+//   AlarmWeb       `alarmclock web`: HTTP server in our loop, API, auth, page routes
+//   alarmclock     the executable: CLI commands; `run` starts AlarmService, `web` AlarmWeb
 //   alarmclock-bench  measurements for bench/ and fault injection for tests (not installed)
 import PackageDescription
 
@@ -37,9 +41,24 @@ let package = Package(
     .target(
       name: "AlarmService",
       dependencies: ["AlarmCore", "AlarmPlatform"]),
+    // The HTML pages of `alarmclock web`: pure renderers, strings from plain inputs.
+    .target(name: "AlarmWebPage", dependencies: ["AlarmCore"]),
+    .target(
+      name: "AlarmClient",
+      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService"]),
+    .systemLibrary(
+      name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
+      providers: [.apt(["libmicrohttpd-dev"])]),
+    .target(
+      name: "AlarmWeb",
+      dependencies: [
+        "AlarmCore", "AlarmPlatform", "AlarmService", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
+      ]),
     .executableTarget(
       name: "alarmclock",
-      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService", "TOML"]),
+      dependencies: [
+        "AlarmCore", "AlarmPlatform", "AlarmService", "AlarmClient", "AlarmWeb", "TOML",
+      ]),
     // Measurements for bench/ and fault injection for the tests; not part of the product.
     .executableTarget(
       name: "alarmclock-bench",
@@ -54,6 +73,12 @@ let package = Package(
     .testTarget(
       name: "AlarmServiceTests",
       dependencies: ["AlarmService", "AlarmPlatform", "AlarmCore", "CShim"]),
+    .testTarget(name: "AlarmWebPageTests", dependencies: ["AlarmWebPage", "AlarmCore"]),
+    .testTarget(
+      name: "AlarmWebTests",
+      dependencies: [
+        "AlarmWeb", "AlarmWebPage", "AlarmClient", "AlarmCore", "AlarmPlatform", "AudioTestSupport",
+      ]),
     .testTarget(
       name: "alarmclockTests",
       dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),

@@ -23,7 +23,7 @@ _alarmclock() {
   fi
 
   local commands="run check list next play status snooze stop skip unskip reload ring
-    add edit remove enable disable help"
+    add edit remove enable disable web help"
   if [ "$cword" -eq 1 ]; then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help" -- "$cur")
     return
@@ -39,6 +39,9 @@ _alarmclock() {
     --config)
       mapfile -t COMPREPLY < <(compgen -f -X '!*.toml' -- "$cur")
       mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur")
+      return ;;
+    --token-file)
+      mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
     --state-dir | --sound-dir)
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
@@ -69,7 +72,7 @@ _alarmclock() {
         max_snoozes ring_for skip skip_calendars id enabled" -- "$cur")
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
-      | --ring-for | --max-snoozes | --skip | --id | --mixer)
+      | --ring-for | --max-snoozes | --skip | --id | --mixer | --listen | --idle-exit)
       return ;;
   esac
 
@@ -88,6 +91,7 @@ _alarmclock() {
     edit) opts="--config --time --days --date --label --sound --sound-order --volume --ramp
       --snooze --no-snooze --max-snoozes --ring-for --skip --skip-calendar --id --disabled --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
+    web) opts="--listen --token-file --print-url --idle-exit --config --socket --state-dir" ;;
     *) return ;;
   esac
 
@@ -99,7 +103,8 @@ _alarmclock() {
   local positional=0
   for ((i = 2; i < cword; i++)); do
     case "${words[i]}" in
-      --json | --loop | --help | --no-snooze | --disabled | --enabled | --no-terminal) ;;
+      --json | --loop | --help | --no-snooze | --disabled | --enabled | --no-terminal \
+        | --print-url) ;;
       -*) ((i++)) ;;
       *) ((positional++)) ;;
     esac

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs alarmclock: the binary, sounds, man pages, bash completion, the systemd
-# unit with its sysusers.d and tmpfiles.d snippets, and an example config where none
+# unit with its sysusers.d and tmpfiles.d snippets, the (disabled) web page units, and an example config where none
 # exists. Then (on a live systemd system, unless DESTDIR is set) creates the service
 # user, enables and starts the service.
 #
@@ -129,6 +129,11 @@ put 0644 "$repo/deploy/alarmclock.bash" "$compdir/alarmclock"
 
 sed "s|@BINDIR@|$bindir|g" "$repo/deploy/alarmclock.service" >"$work/alarmclock.service"
 put 0644 "$work/alarmclock.service" "$unitdir/alarmclock.service"
+# The web page (`alarmclock web`): installed, never enabled here (the admin turns it on
+# with `systemctl enable --now alarmclock-web.socket`, see deploy/raspberry-pi.md).
+sed "s|@BINDIR@|$bindir|g" "$repo/deploy/alarmclock-web.service" >"$work/alarmclock-web.service"
+put 0644 "$work/alarmclock-web.service" "$unitdir/alarmclock-web.service"
+put 0644 "$repo/deploy/alarmclock-web.socket" "$unitdir/alarmclock-web.socket"
 put 0644 "$repo/deploy/alarmclock.sysusers" "$sysusersdir/alarmclock.conf"
 put 0644 "$repo/deploy/alarmclock.tmpfiles" "$tmpfilesdir/alarmclock.conf"
 
@@ -193,6 +198,9 @@ if [ "$live" = 1 ] && [ -d /run/systemd/system ]; then
     systemctl enable --now alarmclock.service
     # A running service keeps the old binary until restarted.
     [ "$changed" = 0 ] || systemctl try-restart alarmclock.service
+    # A running web process (enabled by the admin) likewise; systemd starts it again at
+    # the next connection.
+    [ "$changed" = 0 ] || systemctl try-restart alarmclock-web.service
     say "alarmclock is running: see 'systemctl status alarmclock' and 'alarmclock status'"
   fi
 elif [ "$live" = 1 ]; then

@@ -36,6 +36,7 @@ owned() {
     "$bindir/alarmclock" | "$mandir/man1/alarmclock.1" | "$mandir/man5/alarms.toml.5") ;;
     "$compdir/alarmclock" | "$unitdir/alarmclock.service" | "$sysusersdir/alarmclock.conf") ;;
     "$tmpfilesdir/alarmclock.conf" | "$datadir" | "$datadir"/*) ;;
+    "$unitdir/alarmclock-web.service" | "$unitdir/alarmclock-web.socket") ;;
     "$unitdir/alarmclock.service.d" | "$unitdir/alarmclock.service.d"/*) ;;
     *) return 1 ;;
   esac

@@ -47,6 +47,7 @@ if [ "$live" = 1 ] && [ "$(id -u)" -ne 0 ]; then
 fi
 
 if [ "$live" = 1 ] && [ -d /run/systemd/system ]; then
+  systemctl disable --now alarmclock-web.socket alarmclock-web.service 2>/dev/null || true
   systemctl disable --now alarmclock.service 2>/dev/null || true
 fi
 

@@ -23,6 +23,7 @@ let commands: [any Command.Type] = [
   UnskipCommand.self,
   ReloadCommand.self,
   RingCommand.self,
+  WebCommand.self,
 ]
 
 @MainActor func topLevelHelp() -> String {

@@ -29,6 +29,8 @@ public struct Config: Sendable {
   /// Every `skip_calendars` file (resolved path) with where it is first named, so an
   /// unreadable one is reported at that `line:col`.
   public var skipCalendarPositions: [String: SourcePosition] = [:]
+  /// `[web]`: `alarmclock web`'s address and token file.
+  public var web = WebConfig()
 
   public init(
     defaults: AlarmDefaults = AlarmDefaults(), settings: Settings = Settings(),

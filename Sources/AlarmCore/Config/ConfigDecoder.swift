@@ -35,6 +35,7 @@ public enum ConfigDecoder {
       sectionTable(root, "settings").map { decodeSettings($0, base: base) } ?? Settings()
     let audio = sectionTable(root, "audio").map(decodeAudio) ?? AudioConfig()
     let hooks = sectionTable(root, "hooks").map(HooksDecoder.decode) ?? HooksConfig()
+    let web = sectionTable(root, "web").map { WebDecoder.decode($0, base: base) } ?? WebConfig()
     let hasIdleHook = hooks.commands[.idlePress] != nil
     let buttons = sectionTables(root, "button", allowSingle: true).map {
       InputDecoder.button($0, hasIdleHook: hasIdleHook)
@@ -62,10 +63,13 @@ public enum ConfigDecoder {
       buttons: buttons.compactMap { $0 }, inputs: inputs.compactMap { $0 }, hooks: hooks,
       alarms: alarms, alarmSources: sources, positions: SourcePositions(document.root))
     config.skipCalendarPositions = state.calendarPositions
+    config.web = web
     return ConfigResult(path: path, config: hasErrors ? nil : config, diagnostics: diagnostics)
   }
 
-  static let topLevelKeys = ["defaults", "settings", "audio", "button", "input", "hooks", "alarm"]
+  static let topLevelKeys = [
+    "defaults", "settings", "audio", "button", "input", "hooks", "web", "alarm",
+  ]
 
   /// A `[name]` table as a reader, or nil (reported) when `name` is not a table.
   private static func sectionTable(_ root: TableReader, _ name: String) -> TableReader? {
@@ -153,6 +157,7 @@ public enum ConfigDecoder {
     "hooks": HooksDecoder.keys,
     "button": InputDecoder.buttonKeys,
     "input": InputDecoder.inputKeys,
+    "web": WebDecoder.keys,
     "alarm": AlarmDecoder.keys,
   ]
 

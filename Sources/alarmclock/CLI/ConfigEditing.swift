@@ -1,103 +1,30 @@
+import AlarmClient
 import AlarmCore
 import AlarmPlatform
 import AlarmService
 
-/// Runs one config edit for the editing commands: reads the file, computes the new text
-/// (pure, in `ConfigEditor`), and writes it atomically only if the file is unchanged.
+/// Runs one config edit for the editing commands through AlarmClient's `ConfigStore` (the
+/// one the web process uses) and prints its warnings, notes and refusals.
 struct ConfigEditing {
-  var path: String
-  var env: [String: String]
+  var store: ConfigStore
+  var env: [String: String] { store.environment }
 
   init(configOption: String?) {
-    env = processEnvironment()
-    path = ConfigFile.path(configOption, environment: env)
+    store = ConfigStore(configOption: configOption, environment: processEnvironment())
   }
 
-  /// Applies `edit`; on success prints nothing itself and hands the result to `report`.
-  /// Every refusal is printed here; the file is then untouched. Returns the exit code.
+  /// Applies `edit`; on success hands the result to `report`. Every refusal is printed
+  /// here; the file is then untouched. Returns the exit code.
   func run(_ edit: ConfigEdit, report: (ConfigEditResult, TimeZoneRules) -> Void) -> Int32 {
-    let snapshot: FileSnapshot
-    do {
-      snapshot = try FileSnapshot.read(path, limit: ConfigFile.maxBytes)
-    } catch {
-      printError("\(path): cannot read: \(error)")
-      return ExitCode.failure
-    }
-    guard let text = String(validating: snapshot.bytes, as: UTF8.self) else {
-      printError("\(path): not UTF-8 text")
-      return ExitCode.failure
-    }
-    let systemZone = ZoneLoader.system(environment: env)
-    let today = systemZone.local(at: currentInstant()).date
-    let outcome: ConfigEditResult
-    switch ConfigEditor.apply(edit, to: text, path: path, now: today) {
-    case .success(let r): outcome = r
+    switch store.apply(edit) {
     case .failure(let error):
-      explain(error)
+      for line in error.lines { printError(line) }
       return ExitCode.failure
-    }
-    var zone = systemZone
-    if let name = outcome.config.settings.timezone {
-      guard let rules = try? ZoneLoader.load(identifier: name) else {
-        printError("\(path): unknown time zone '\(name)'; nothing was changed")
-        return ExitCode.failure
-      }
-      zone = rules
-    }
-    for warning in outcome.result.warnings { printError(warning.formatted(path: path)) }
-    // A calendar the edit names must be readable, or the service would refuse the file.
-    let before = ConfigDecoder.decode(text, path: path).config.map {
-      Set(SkipCalendarFiles.load($0, configPath: path).files.keys)
-    }
-    let calendars = SkipCalendarFiles.load(outcome.config, configPath: path)
-    let unreadable = calendars.errors.filter { e in
-      !(before ?? []).contains { e.contains("skip calendar '\($0)'") }
-    }
-    if outcome.changed, !unreadable.isEmpty {
-      for e in unreadable { printError(e + " (in the edited file)") }
-      printError("\(path): nothing was changed")
-      return ExitCode.failure
-    }
-    if outcome.changed {
-      do {
-        guard try snapshot.replace(with: Array(outcome.text.utf8)) else {
-          printError(
-            "\(path) changed while this edit was being made (another editor saved it?); "
-              + "nothing was written: run the command again")
-          return ExitCode.failure
-        }
-      } catch {
-        printError("\(path): cannot write: \(error); the file is unchanged")
-        return ExitCode.failure
-      }
-    }
-    for note in outcome.notes { printOut("note: \(note)") }
-    report(outcome, zone)
-    return ExitCode.ok
-  }
-
-  private func explain(_ error: ConfigEditError) {
-    switch error {
-    case .invalidConfig(let result):
-      for m in result.formatted { printError(m) }
-      printError("\(path) has errors; fix them first (see 'alarmclock check')")
-    case .unknownAlarm(let id, let near, let ids):
-      var message = "\(path): no alarm has the id '\(id)'"
-      if !near.isEmpty {
-        message += "; did you mean " + near.map { "'\($0)'" }.joined(separator: ", ") + "?"
-      } else if ids.isEmpty {
-        message += " (the file has no alarms)"
-      } else if ids.count <= 12 {
-        message += "; the ids are " + ids.map { "'\($0)'" }.joined(separator: ", ")
-      } else {
-        message += " ('alarmclock list' shows the ids)"
-      }
-      printError(message)
-    case .invalidResult(let result, _):
-      printError("\(path): the edit would make the config invalid; nothing was changed:")
-      for d in result.errors { printError("  \(d.formatted(path: path)) (in the edited file)") }
-    case .refused(let reason):
-      printError("\(path): \(reason); nothing was changed")
+    case .success(let outcome):
+      for warning in outcome.warnings { printError(warning) }
+      for note in outcome.result.notes { printOut("note: \(note)") }
+      report(outcome.result, outcome.zone)
+      return ExitCode.ok
     }
   }
 

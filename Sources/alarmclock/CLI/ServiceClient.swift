@@ -1,3 +1,4 @@
+import AlarmClient
 import AlarmCore
 import AlarmPlatform
 import AlarmService
@@ -7,34 +8,21 @@ enum ServiceClient {
   /// `--socket`, else `$ALARMCLOCK_SOCKET`, else the config's `[settings] socket` (when the
   /// config can be read), else the system default.
   static func socketPath(_ option: String?, configOption: String?) -> String {
-    if let option { return option }
     let env = processEnvironment()
-    if let path = env["ALARMCLOCK_SOCKET"] { return path }
-    let config = ConfigFile.path(configOption, environment: env)
-    if case .success(let loaded) = ConfigFile.load(config, environment: env, now: nil),
-      let socket = loaded.config?.settings.socket
-    {
-      return socket
-    }
-    return ServicePaths.defaultSocket
+    return ServiceRequests.socketPath(
+      option, configPath: ConfigFile.path(configOption, environment: env), environment: env)
   }
 
-  /// Sends `request` and decodes the reply; prints why and returns nil when the service
-  /// cannot be reached or answers nonsense.
+  /// Sends `request` through AlarmClient's `ServiceRequests` (the web process's path too);
+  /// prints why and returns nil when the service cannot be reached or answers nonsense.
   static func send(_ request: ControlRequest, socket: String, command: String) -> ControlReply? {
-    let line = String(decoding: request.encodedLine().dropLast(), as: UTF8.self)
-    let replyLine: String
-    do throws(ControlClientError) {
-      replyLine = try ControlClient.request(line, socketPath: socket)
-    } catch {
-      printError("alarmclock \(command): \(error)")
-      return nil
-    }
-    do throws(ControlError) {
-      return try ControlReply(line: Array(replyLine.utf8), for: request)
-    } catch {
-      printError(
-        "alarmclock \(command): the service sent a reply this client cannot read: \(error)")
+    switch ServiceRequests.send(request, socket: socket) {
+    case .success(let payload): return .ok(payload)
+    case .failure(let error):
+      if case .service(let code) = error.kind {
+        return .failure(ControlError(code, error.message, details: error.details))
+      }
+      printError("alarmclock \(command): \(error.message)")
       return nil
     }
   }

@@ -1,3 +1,4 @@
+import AlarmClient
 import AlarmCore
 import AlarmService
 
@@ -51,41 +52,21 @@ struct NextCommand: Command {
       }
       start = instant
     }
-    let schedule = Schedule(
-      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: start))
-    let firings = schedule.upcoming(after: start, limit: count, marks: ScheduleMarks())
-    // Each firing's skipped occurrences: from the alarm's previous firing shown, or start.
-    var previous: [String: Instant] = [:]
-    let skipped: [[SkippedOccurrence]] = firings.map { f in
-      defer { previous[f.alarmID] = f.at }
-      return schedule.skipped(
-        of: f.alarmID, after: previous[f.alarmID] ?? start, marks: ScheduleMarks())
-    }
-    let yearOn = loaded.zone.local(at: start).date.adding(days: 366)
     let text = AlarmText(DisplayLocale(environment: env))
-    let byID = Dictionary(loaded.config.alarms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    let upcoming = UpcomingListing(loaded, after: start, count: count, text: text)
+    let firings = upcoming.firings
+    let yearOn = loaded.zone.local(at: start).date.adding(days: 366)
     if json {
-      let items: [JSONValue] = zip(firings, skipped).map { f, skipped in
-        let alarm = byID[f.alarmID]
-        return .object([
-          "id": .string(f.alarmID),
-          "label": .string(alarm.map(text.label) ?? ""),
-          "at": .string(ISO8601Text.format(f.at, in: loaded.zone)),
-          "time": .string(f.time.description),
-          "sound": alarm?.sound.map(JSONValue.string) ?? .null,
-          "skipped": .array(skipped.map(\.json)),
-        ])
-      }
-      printOut(JSONValue.array(items).encoded())
+      printOut(upcoming.json.encoded())
       return ExitCode.ok
     }
     if firings.isEmpty {
       printOut(text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘")
       return ExitCode.ok
     }
-    for (f, skipped) in zip(firings, skipped) {
+    for (f, skipped) in zip(firings, upcoming.skipped) {
       let local = loaded.zone.local(at: f.at)
-      let label = byID[f.alarmID].map(text.label) ?? f.alarmID
+      let label = upcoming.byID[f.alarmID].map(text.label) ?? f.alarmID
       printOut(text.firing(date: local.date, time: local.time, label: label, until: f.at - start))
       for line in text.skippedLines(skipped, cut: skipped.count == Schedule.skippedLimit) {
         printOut("  " + line)

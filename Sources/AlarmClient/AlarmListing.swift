@@ -1,0 +1,119 @@
+import AlarmCore
+import AlarmPlatform
+import AlarmService
+
+/// The alarm list as `alarmclock list` shows it, and its `--json` objects (the web API's
+/// `GET /api/alarms` returns exactly these).
+public struct AlarmListing {
+  /// The alarms, sorted by time, then id.
+  public var alarms: [Alarm]
+  /// Ids of one-offs the service has rung (their config unchanged since).
+  public var done: Set<String>
+  /// Each alarm's occurrences skipped before its next firing, by id.
+  public var skipped: [String: [SkippedOccurrence]]
+  public var text: AlarmText
+
+  /// Sorts the alarms, reads which one-offs are done from the state file in `stateDir`
+  /// (else the config's `state_dir`, else the system default) and what is skipped after `now`.
+  public init(_ loaded: OfflineConfig, stateDir: String?, text: AlarmText, now: Instant) {
+    alarms = loaded.config.alarms.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
+    let done = Self.doneOneOffs(loaded.config, stateDir: stateDir)
+    self.done = done
+    let schedule = Schedule(
+      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: now))
+    skipped = Dictionary(
+      alarms.map { a in
+        (
+          a.id,
+          done.contains(a.id) ? [] : schedule.skipped(of: a.id, after: now, marks: ScheduleMarks())
+        )
+      }, uniquingKeysWith: { a, _ in a })
+    self.text = text
+  }
+
+  /// One alarm's JSON object.
+  public func json(_ a: Alarm) -> JSONValue {
+    .object([
+      "id": .string(a.id), "time": .string(a.time.description),
+      "label": .string(text.label(a)), "enabled": .bool(a.enabled),
+      "done": .bool(done.contains(a.id)),
+      "repeat": .string(text.summary(a)),
+      "days": .array(a.days.days.map { .string($0.key) }),
+      "date": a.date.map { .string($0.description) } ?? .null,
+      "sound": a.sound.map(JSONValue.string) ?? .null,
+      "skipped": .array((skipped[a.id] ?? []).map(\.json)),
+      "sound_order": .string(a.soundOrder.rawValue),
+    ])
+  }
+
+  /// Every alarm's object, in order.
+  public var json: JSONValue { .array(alarms.map(json)) }
+
+  /// The lines `list` prints.
+  public var lines: [String] {
+    alarms.flatMap { a in
+      let list = skipped[a.id] ?? []
+      return [
+        "\(text.time(a.time))  \(done.contains(a.id) ? text.done : text.onOff(a.enabled))  \(text.summary(a))  \(text.label(a))  [\(a.id)]"
+      ] + text.skippedLines(list, cut: list.count == Schedule.skippedLimit).map { "  " + $0 }
+    }
+  }
+
+  /// One-offs the service has rung (their config unchanged since), from its state file.
+  /// An unreadable or missing state file means none: listing works without a service.
+  public static func doneOneOffs(_ config: Config, stateDir: String?) -> Set<String> {
+    let dir = stateDir ?? config.settings.stateDir ?? ServicePaths.defaultStateDir
+    guard let bytes = try? FileSystem.readFile(dir + "/state.json", limit: StateCodec.maxFileSize),
+      let state = try? StateCodec.decode(bytes)
+    else { return [] }
+    return Set(
+      config.alarms.filter { a in
+        guard a.isOneOff, let mark = state.marks.oneOffs[a.id] else { return false }
+        return mark.doneAt != nil && mark.fingerprint == OneOffMark.fingerprint(of: a)
+      }.map(\.id))
+  }
+}
+
+/// The upcoming firings computed from the config alone, as `alarmclock next` shows them
+/// (the web API's `GET /api/next` returns exactly its `--json` objects).
+public struct UpcomingListing {
+  public var firings: [Firing]
+  /// Each firing's skipped occurrences: from the alarm's previous firing shown, or start.
+  public var skipped: [[SkippedOccurrence]]
+  public var byID: [String: Alarm]
+  public var zone: TimeZoneRules
+  public var text: AlarmText
+
+  /// The next `count` firings after `start`.
+  public init(_ loaded: OfflineConfig, after start: Instant, count: Int, text: AlarmText) {
+    let schedule = Schedule(
+      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: start))
+    let firings = schedule.upcoming(after: start, limit: count, marks: ScheduleMarks())
+    var previous: [String: Instant] = [:]
+    skipped = firings.map { f in
+      defer { previous[f.alarmID] = f.at }
+      return schedule.skipped(
+        of: f.alarmID, after: previous[f.alarmID] ?? start, marks: ScheduleMarks())
+    }
+    self.firings = firings
+    byID = Dictionary(loaded.config.alarms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+    zone = loaded.zone
+    self.text = text
+  }
+
+  /// The `--json` array: `{id, label, at, time, sound, skipped}` per firing.
+  public var json: JSONValue {
+    .array(
+      zip(firings, skipped).map { f, skipped in
+        let alarm = byID[f.alarmID]
+        return .object([
+          "id": .string(f.alarmID),
+          "label": .string(alarm.map(text.label) ?? ""),
+          "at": .string(ISO8601Text.format(f.at, in: zone)),
+          "time": .string(f.time.description),
+          "sound": alarm?.sound.map(JSONValue.string) ?? .null,
+          "skipped": .array(skipped.map(\.json)),
+        ])
+      })
+  }
+}

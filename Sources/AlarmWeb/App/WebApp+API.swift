@@ -1,0 +1,174 @@
+import AlarmClient
+import AlarmCore
+
+/// The JSON API under `/api/` (docs/http.md).
+extension WebApp {
+  func api(_ request: WebRequest) -> WebResponse {
+    let caller: Caller
+    switch authenticate(request) {
+    case .caller(let c): caller = c
+    case .refused(let r): return r
+    }
+    let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    let method = request.method
+    if case .session(let session) = caller, !["GET", "HEAD"].contains(method),
+      !access.isCSRF(request.header("x-csrf-token"), for: session)
+    {
+      return .error(403, "csrf", "a change from the page needs the X-CSRF-Token header")
+    }
+    let route = Array(parts.dropFirst())
+    let read = method == "GET" || method == "HEAD"
+    if read, route == ["alarms"] { return listAlarms() }
+    if method == "POST", route == ["alarms"] { return editAlarm(request, status: 201) { .add($0) } }
+    if let id = Self.match("alarms/*", route) {
+      if method == "PATCH" { return editAlarm(request, status: 200) { .edit(id: id, $0) } }
+      if method == "DELETE" { return removeAlarm(id, request) }
+    }
+    if method == "POST" {
+      if let id = Self.match("alarms/*/skip", route) { return control(.skip(id: id)) }
+      if let id = Self.match("alarms/*/unskip", route) { return control(.unskip(id: id)) }
+      if let id = Self.match("alarms/*/ring", route) { return control(.ring(id: id)) }
+      if route == ["snooze"] { return control(.snooze) }
+      if route == ["stop"] { return control(.stop) }
+    }
+    if read, route == ["status"] { return status() }
+    if read, route == ["next"] { return next(request) }
+    return apiNotFound(method: method, parts: route)
+  }
+
+  /// The `*` segment of `pattern` when `parts` match it (segments separated by `/`).
+  static func match(_ pattern: String, _ parts: [String]) -> String? {
+    let want = pattern.split(separator: "/").map(String.init)
+    guard want.count == parts.count else { return nil }
+    var capture: String?
+    for (w, p) in zip(want, parts) {
+      if w == "*" { capture = p } else if w != p { return nil }
+    }
+    return capture
+  }
+
+  private func apiNotFound(method: String, parts: [String]) -> WebResponse {
+    let allowed: [String]
+    if parts == ["alarms"] {
+      allowed = ["GET", "POST"]
+    } else if Self.match("alarms/*", parts) != nil {
+      allowed = ["PATCH", "DELETE"]
+    } else if parts.count == 3, parts[0] == "alarms", ["skip", "unskip", "ring"].contains(parts[2])
+    {
+      allowed = ["POST"]
+    } else if parts == ["snooze"] || parts == ["stop"] {
+      allowed = ["POST"]
+    } else if parts == ["status"] || parts == ["next"] {
+      allowed = ["GET"]
+    } else {
+      return .error(404, "not-found", "no API route /api/\(parts.joined(separator: "/"))")
+    }
+    var r = WebResponse.error(
+      405, "method-not-allowed",
+      "\(method) is not allowed here; use \(allowed.joined(separator: " or "))")
+    r.headers.append(("Allow", allowed.joined(separator: ", ")))
+    return r
+  }
+
+  private func listAlarms() -> WebResponse {
+    let view = configView()
+    let loaded: OfflineConfig
+    switch view.usable {
+    case .success(let l): loaded = l
+    case .failure(let e): return Self.failure(e)
+    }
+    let listing = AlarmListing(loaded, stateDir: setup.stateDir, text: text, now: setup.now())
+    var r = WebResponse.json(listing.json)
+    r.headers.append(("ETag", view.etag))
+    return r
+  }
+
+  /// Alarm texts (labels, repeat summaries) in the web process's locale, as `list` prints.
+  var text: AlarmText { AlarmText(DisplayLocale(environment: setup.environment)) }
+
+  private func editAlarm(
+    _ request: WebRequest, status: Int, _ edit: (AlarmChanges) -> ConfigEdit
+  ) -> WebResponse {
+    let changes: AlarmChanges
+    do {
+      changes = try AlarmInput.changes(request.body)
+    } catch {
+      return .error(400, "invalid-value", error.message)
+    }
+    if status == 201, changes.values[.time] == nil {
+      return .error(400, "invalid-value", "a new alarm needs a time, e.g. {\"time\": \"06:45\"}")
+    }
+    if changes.isEmpty {
+      return .error(400, "invalid-value", "nothing to change: give a field such as time")
+    }
+    switch store.apply(edit(changes), ifMatch: request.header("if-match")) {
+    case .failure(let e): return Self.failure(e)
+    case .success(let outcome):
+      // The file as saved, with its calendars, for the same object `list --json` prints.
+      guard let saved = configView().loaded,
+        let alarm = saved.config.alarm(id: outcome.result.alarmID)
+      else {
+        return .error(500, "internal", "the edited alarm is missing from the new config")
+      }
+      let listing = AlarmListing(saved, stateDir: setup.stateDir, text: text, now: setup.now())
+      var r = WebResponse.json(listing.json(alarm), status: status)
+      r.headers.append(("ETag", outcome.etag))
+      if status == 201 { r.headers.append(("Location", "/api/alarms/" + alarm.id)) }
+      return r
+    }
+  }
+
+  private func removeAlarm(_ id: String, _ request: WebRequest) -> WebResponse {
+    switch store.apply(.remove(id: id), ifMatch: request.header("if-match")) {
+    case .failure(let e): return Self.failure(e)
+    case .success(let outcome):
+      return WebResponse(status: 204, headers: [("ETag", outcome.etag)])
+    }
+  }
+
+  /// Sends a request to the service; the reply's fields (without `ok`) as JSON.
+  func control(_ request: ControlRequest) -> WebResponse {
+    switch ServiceRequests.send(request, socket: setup.socketPath, timeout: setup.serviceTimeout) {
+    case .failure(let e): return Self.failure(e)
+    case .success(let payload):
+      guard
+        case .object(var members)? = try? JSONValue.parse(ControlReply.ok(payload).encodedLine())
+      else { return .json(.object([:])) }
+      members["ok"] = nil
+      return .json(.object(members))
+    }
+  }
+
+  /// Exactly what `alarmclock status --json` prints.
+  private func status() -> WebResponse {
+    switch serviceStatus() {
+    case .failure(let e): return Self.failure(e)
+    case .success(let payload):
+      return WebResponse(
+        status: 200, headers: [("Content-Type", "application/json")],
+        body: ControlReply.ok(payload).encodedLine())
+    }
+  }
+
+  /// Exactly what `alarmclock next --json --count N` prints (from the config file).
+  private func next(_ request: WebRequest) -> WebResponse {
+    var count = 1
+    if let text = request.queryValue("count") {
+      guard let n = Int(text), (1...100).contains(n) else {
+        return .error(
+          400, "invalid-value", "count wants a whole number from 1 to 100, not '\(text)'")
+      }
+      count = n
+    }
+    let view = configView()
+    let loaded: OfflineConfig
+    switch view.usable {
+    case .success(let l): loaded = l
+    case .failure(let e): return Self.failure(e)
+    }
+    var r = WebResponse.json(
+      UpcomingListing(loaded, after: setup.now(), count: count, text: text).json)
+    r.headers.append(("ETag", view.etag))
+    return r
+  }
+}

@@ -1,0 +1,219 @@
+import AlarmPlatform
+import CMicroHTTPD
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The HTTP limits of the web process.
+public struct WebLimits: Sendable {
+  /// Open connections at most; more are refused by libmicrohttpd at accept time.
+  public var connections: UInt32 = 64
+  /// A connection idle (or trickling a request, the slowloris attack) this long is closed.
+  public var idleTimeout: UInt32 = 10
+  /// Memory per connection for the request line and headers (libmicrohttpd answers a
+  /// request that does not fit with 431/414 on its own).
+  public var connectionMemory: Int = 32 * 1024
+  /// Largest request body; a bigger one gets 413.
+  public var maxBody: Int = 64 * 1024
+
+  public init() {}
+}
+
+/// A libmicrohttpd daemon in external-loop mode (`MHD_USE_EPOLL`, no thread of its own):
+/// `epollDescriptor` goes into our `EventLoop`, `run()` is called when it is readable and
+/// `timeout` says when to call it anyway. Requests are collected into `WebRequest`s and
+/// answered by `respond`; a reply with a `delay` suspends its connection until `resume`.
+final class MicroHTTPD {
+  /// Answers one complete request (on the loop thread).
+  typealias Respond = (WebRequest) -> WebResponse
+
+  private var daemon: OpaquePointer?
+  private let limits: WebLimits
+  private let respond: Respond
+  /// Called with a connection whose reply waits for `delay`; call `resume` after it.
+  var onDelayed: ((OpaquePointer, Duration) -> Void)?
+  /// Called on every request start (idle-exit bookkeeping).
+  var onActivity: (() -> Void)?
+  /// Connections opened and not yet completed.
+  private(set) var openRequests = 0
+
+  /// Starts on `listenFD`, a listening TCP socket the daemon takes over (and closes).
+  init(listenFD: Int32, limits: WebLimits, respond: @escaping Respond) throws(SystemError) {
+    self.limits = limits
+    self.respond = respond
+    let context = Unmanaged.passUnretained(self).toOpaque()
+    var config = cmhd_config(
+      flags: UInt32(MHD_USE_EPOLL.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue),
+      listen_fd: listenFD, connection_limit: limits.connections,
+      connection_timeout: limits.idleTimeout, connection_memory_limit: limits.connectionMemory,
+      handler: microHTTPDAccess, completed: microHTTPDCompleted, context: context)
+    guard let d = cmhd_start(&config) else {
+      throw SystemError("MHD_start_daemon", errno: errno == 0 ? EINVAL : errno)
+    }
+    daemon = d
+  }
+
+  deinit { stop() }
+
+  /// Closes every connection and the listening socket.
+  func stop() {
+    if let d = daemon { MHD_stop_daemon(d) }
+    daemon = nil
+  }
+
+  /// The daemon's epoll descriptor (not owned: it lives as long as the daemon).
+  var epollDescriptor: Int32 { daemon.map(cmhd_epoll_fd) ?? -1 }
+
+  /// Does the pending work: accepts, reads, answers, times out idle connections.
+  func run() {
+    if let d = daemon { _ = MHD_run(d) }
+  }
+
+  /// When `run()` must be called even without readiness (a connection's timeout).
+  var timeout: Duration? {
+    guard let d = daemon else { return nil }
+    var ms: UInt64 = 0
+    guard MHD_get_timeout(d, &ms) == .YES else { return nil }
+    return .milliseconds(Int64(clamping: ms))
+  }
+
+  /// Lets a delayed connection send its reply.
+  func resume(_ connection: OpaquePointer) {
+    MHD_resume_connection(connection)
+  }
+
+  /// One request's state across the handler calls libmicrohttpd makes for it.
+  final class Exchange {
+    var body: [UInt8] = []
+    var tooLarge = false
+    var pending: WebResponse?
+  }
+
+  fileprivate func access(
+    _ connection: OpaquePointer, url: String, method: String,
+    upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+    slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+  ) -> MHD_Result {
+    guard let raw = slot.pointee else {
+      // First call: the headers are in. Refuse an announced oversize body before reading it.
+      let exchange = Exchange()
+      slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
+      openRequests += 1
+      onActivity?()
+      if let length = lookup(connection, .HEADER_KIND, "Content-Length"),
+        let n = Int(length), n > limits.maxBody
+      {
+        return queue(connection, tooLarge())
+      }
+      return .YES
+    }
+    let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
+    if uploadSize.pointee > 0 {
+      let n = uploadSize.pointee
+      if exchange.body.count + n > limits.maxBody {
+        exchange.tooLarge = true
+        exchange.body = []
+      } else if let upload {
+        upload.withMemoryRebound(to: UInt8.self, capacity: n) {
+          exchange.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n))
+        }
+      }
+      uploadSize.pointee = 0
+      return .YES
+    }
+    if let pending = exchange.pending {
+      // Resumed after its delay.
+      return queue(connection, pending)
+    }
+    if exchange.tooLarge { return queue(connection, tooLarge()) }
+    let request = WebRequest(
+      method: method, path: url, query: pairs(connection, .GET_ARGUMENT_KIND),
+      headers: Dictionary(pairs(connection, .HEADER_KIND).map { ($0.name.lowercased(), $0.value) })
+      { a, b in a + ", " + b },
+      body: exchange.body)
+    var response = respond(request)
+    if let delay = response.delay, delay > .zero {
+      response.delay = nil
+      exchange.pending = response
+      MHD_suspend_connection(connection)
+      onDelayed?(connection, delay)
+      return .YES
+    }
+    return queue(connection, response)
+  }
+
+  fileprivate func completed(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    guard let slot, let raw = slot.pointee else { return }
+    Unmanaged<Exchange>.fromOpaque(raw).release()
+    slot.pointee = nil
+    openRequests -= 1
+  }
+
+  private func tooLarge() -> WebResponse {
+    var r = WebResponse.error(
+      413, "body-too-large", "the request body is over \(limits.maxBody) bytes")
+    r.headers.append(("Connection", "close"))
+    return r
+  }
+
+  private func queue(_ connection: OpaquePointer, _ response: WebResponse) -> MHD_Result {
+    let r = response.body.withUnsafeBytes { bytes in
+      MHD_create_response_from_buffer(
+        bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+    }
+    guard let r else { return .NO }
+    defer { MHD_destroy_response(r) }
+    for (name, value) in response.headers { _ = MHD_add_response_header(r, name, value) }
+    return MHD_queue_response(connection, UInt32(response.status), r)
+  }
+
+  private func lookup(_ connection: OpaquePointer, _ kind: MHD_ValueKind, _ name: String)
+    -> String?
+  {
+    MHD_lookup_connection_value(connection, kind, name).map { String(cString: $0) }
+  }
+
+  private func pairs(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(
+    name: String, value: String
+  )] {
+    final class Box { var items: [(name: String, value: String)] = [] }
+    let box = Box()
+    withExtendedLifetime(box) {
+      _ = MHD_get_connection_values(
+        connection, kind,
+        { cls, _, key, value in
+          guard let cls, let key else { return .YES }
+          let box = Unmanaged<Box>.fromOpaque(cls).takeUnretainedValue()
+          box.items.append((String(cString: key), value.map { String(cString: $0) } ?? ""))
+          return .YES
+        }, Unmanaged.passUnretained(box).toOpaque())
+    }
+    return box.items
+  }
+}
+
+/// libmicrohttpd's access callback, back into the Swift object named by `cls`.
+private func microHTTPDAccess(
+  cls: UnsafeMutableRawPointer?, connection: OpaquePointer?, url: UnsafePointer<CChar>?,
+  method: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?,
+  upload: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>?,
+  slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+  guard let cls, let connection, let url, let method, let uploadSize, let slot else {
+    return .NO
+  }
+  let server = Unmanaged<MicroHTTPD>.fromOpaque(cls).takeUnretainedValue()
+  return server.access(
+    connection, url: String(cString: url), method: String(cString: method), upload: upload,
+    uploadSize: uploadSize, slot: slot)
+}
+
+/// libmicrohttpd's request-completed callback: frees the request's `Exchange`.
+private func microHTTPDCompleted(
+  cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+  slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, code: MHD_RequestTerminationCode
+) {
+  guard let cls else { return }
+  Unmanaged<MicroHTTPD>.fromOpaque(cls).takeUnretainedValue().completed(slot)
+}

@@ -1,0 +1,84 @@
+import AlarmCore
+
+/// The page's own words in English and Traditional Chinese (the seeds' app: 鬧鐘, 加入鬧鐘,
+/// 編輯鬧鐘, 重複, 標籤, 提示聲, 稍後提醒, 儲存, 取消, 刪除鬧鐘). Repeat summaries, weekday
+/// names, times and durations come from AlarmCore's `AlarmText`, the table `list` uses.
+struct WebText {
+  let alarm: AlarmText
+  private let zh: Bool
+
+  init(_ language: WebLanguage) {
+    alarm = AlarmText(language.locale)
+    zh = language.locale == .traditionalChinese
+  }
+
+  private func t(_ en: String, _ tw: String) -> String { zh ? tw : en }
+
+  /// Between a row's label and its repeat summary.
+  var comma: String { t(", ", "，") }
+  var alarms: String { t("Alarms", "鬧鐘") }
+  var add: String { t("Add alarm", "加入鬧鐘") }
+  var edit: String { t("Edit alarm", "編輯鬧鐘") }
+  var save: String { t("Save", "儲存") }
+  var cancel: String { t("Cancel", "取消") }
+  var delete: String { t("Delete alarm", "刪除鬧鐘") }
+  var confirmDelete: String { t("Delete this alarm?", "要刪除這個鬧鐘嗎？") }
+  var repeatDays: String { t("Repeat", "重複") }
+  var repeatHint: String { t("None ticked: rings once.", "都不選：只響一次。") }
+  var label: String { t("Label", "標籤") }
+  var time: String { t("Time", "時間") }
+  var sound: String { t("Sound", "提示聲") }
+  var volume: String { t("Volume", "音量") }
+  var snooze: String { t("Snooze", "稍後提醒") }
+  var enabled: String { t("On", "開啟") }
+  var stop: String { t("Stop", "停止") }
+  var ringing: String { t("Ringing", "正在響") }
+  var snoozedUntil: String { t("Snoozed until", "稍後提醒至") }
+  var ringsUntil: String { t("Ringing until", "響鈴至") }
+  var next: String { t("Next: ", "下一個：") }
+  var noAlarms: String { t("No alarms yet.", "還沒有鬧鐘。") }
+  var noNext: String { t("No alarm is set.", "沒有設定鬧鐘。") }
+  var skipNext: String { t("Skip next", "略過下一次") }
+  var skipped: String { t("Skipped", "已略過") }
+  var unskip: String { t("Undo", "復原") }
+  var playOnDevice: String { t("Play on the device", "在裝置上試聽") }
+  var playHint: String {
+    t("Rings this alarm now with its saved sound; Stop silences it.", "立即以已儲存的提示聲響鈴；按「停止」關掉。")
+  }
+  var logOut: String { t("Log out", "登出") }
+  var logIn: String { t("Log in", "登入") }
+  var token: String { t("Access token", "存取權杖") }
+  var loginFailed: String { t("That token is not right.", "權杖不正確。") }
+  var loginHint: String {
+    t(
+      "The token is in the web-token file beside the config; on the device, alarmclock web --print-url prints a login link.",
+      "權杖在設定檔旁的 web-token 檔案裡；在裝置上執行 alarmclock web --print-url 可印出登入連結。")
+  }
+  var configErrors: String {
+    t("The config file has errors; the last good config is in force:", "設定檔有錯誤，目前沿用上一份正確的設定：")
+  }
+  var serviceDown: String { t("The alarm service did not answer:", "鬧鐘服務沒有回應：") }
+  var back: String { t("Back to the alarms", "回到鬧鐘列表") }
+
+  /// "Default (name)" / "預設（name）" for the choice of no `sound`.
+  func defaultSound(_ name: String?) -> String {
+    guard let name else { return t("Default", "預設") }
+    return zh ? "預設（\(name)）" : "Default (\(name))"
+  }
+
+  /// The title of an error page.
+  func errorTitle(_ status: Int) -> String {
+    switch status {
+    case 400: return t("That was not accepted", "無法接受這個要求")
+    case 401: return t("Please log in", "請先登入")
+    case 403: return t("The form has expired; reload the page", "表單已過期，請重新載入頁面")
+    case 404: return t("Not found", "找不到")
+    case 409:
+      return t(
+        "The alarms were changed elsewhere; reload them and try again", "鬧鐘已在別處被修改，請重新載入後再試一次")
+    case 413: return t("That was too large", "內容太大")
+    case 503: return t("The alarm service is not running", "鬧鐘服務沒有在執行")
+    default: return t("Something went wrong", "發生錯誤")
+    }
+  }
+}

@@ -1,0 +1,195 @@
+import AlarmClient
+import AlarmCore
+import AudioTestSupport
+import Foundation
+import Testing
+
+@testable import AlarmWeb
+
+/// The handlers without sockets: a real config file in a temp dir, no service (its socket
+/// does not exist), the clock fixed.
+@Suite struct WebAppTests {
+  static let text = """
+    # comment
+    [settings]
+    timezone = "UTC"
+
+    [[alarm]]
+    id = "work"
+    time = "06:45"
+    days = "weekdays"
+    """
+  static let now = Instant(seconds: 1_800_000_000)
+
+  static func app(_ dir: TempDir) throws -> WebApp {
+    try text.write(toFile: dir.file("alarms.toml"), atomically: true, encoding: .utf8)
+    let setup = WebSetup(
+      configPath: dir.file("alarms.toml"), socketPath: dir.file("none.sock"),
+      stateDir: dir.file("state"), environment: ["TZ": "UTC", "LANG": "C.UTF-8"],
+      now: { now })
+    return WebApp(setup: setup, access: WebAccess(token: "sesame\n"))
+  }
+
+  static let bearer = ["Authorization": "Bearer sesame"]
+
+  @Test func apiRoutesAndStatuses() throws {
+    let dir = try TempDir("webapp")
+    defer { try? FileManager.default.removeItem(atPath: dir.path) }
+    let app = try Self.app(dir)
+    let list = app.respond(WebRequest(method: "GET", path: "/api/alarms", headers: Self.bearer))
+    #expect(list.status == 200)
+    #expect(String(decoding: list.body, as: UTF8.self).contains("\"id\":\"work\""))
+    #expect(list.header("ETag") == ConfigStore.etag(of: Array(Self.text.utf8)))
+    #expect(list.header("Cache-Control") == "no-store")
+    #expect(
+      app.respond(WebRequest(method: "GET", path: "/api/x", headers: Self.bearer)).status == 404)
+    let put = app.respond(WebRequest(method: "PUT", path: "/api/alarms/work", headers: Self.bearer))
+    #expect(put.status == 405)
+    #expect(put.header("Allow") == "PATCH, DELETE")
+    let snooze = app.respond(WebRequest(method: "POST", path: "/api/snooze", headers: Self.bearer))
+    #expect(snooze.status == 503)
+    let stale = app.respond(
+      WebRequest(
+        method: "PATCH", path: "/api/alarms/work",
+        headers: ["Authorization": "Bearer sesame", "If-Match": "\"0\""],
+        body: Array(#"{"label":"x"}"#.utf8)))
+    #expect(stale.status == 409)
+    #expect(try String(contentsOfFile: dir.file("alarms.toml"), encoding: .utf8) == Self.text)
+  }
+
+  @Test func wrongTokensAreSlowedDownMoreEachTime() throws {
+    let dir = try TempDir("webapp")
+    defer { try? FileManager.default.removeItem(atPath: dir.path) }
+    let app = try Self.app(dir)
+    let none = app.respond(WebRequest(method: "GET", path: "/api/alarms"))
+    #expect(none.status == 401)
+    #expect(none.delay == nil)
+    let wrong = ["Authorization": "Bearer open"]
+    let delays = (0..<3).map { _ in
+      app.respond(WebRequest(method: "GET", path: "/api/alarms", headers: wrong)).delay
+    }
+    #expect(delays == [.milliseconds(250), .milliseconds(500), .seconds(1)])
+    #expect(
+      app.respond(WebRequest(method: "GET", path: "/api/alarms", headers: Self.bearer)).status
+        == 200)
+    #expect(
+      app.respond(WebRequest(method: "GET", path: "/api/alarms", headers: wrong)).delay
+        == .milliseconds(250))
+  }
+
+  @Test func sessionsAndCSRF() throws {
+    let access = WebAccess(token: "sesame")
+    let session = access.newSession(now: Self.now)
+    let cookie = ["Cookie": "other=1; \(WebAccess.cookieName)=\(session)"]
+    let request = WebRequest(method: "GET", path: "/", headers: cookie)
+    #expect(access.session(request, now: Self.now) == session)
+    // Expired, tampered, or made with another token: no session.
+    #expect(access.session(request, now: Self.now + WebAccess.sessionLength) == nil)
+    let tampered = WebRequest(
+      method: "GET", path: "/", headers: ["Cookie": "\(WebAccess.cookieName)=9\(session)"])
+    #expect(access.session(tampered, now: Self.now) == nil)
+    #expect(WebAccess(token: "other").session(request, now: Self.now) == nil)
+    #expect(access.isCSRF(access.csrf(for: session), for: session))
+    #expect(!access.isCSRF(WebAccess(token: "other").csrf(for: session), for: session))
+    #expect(!access.isCSRF(nil, for: session))
+    #expect(
+      access.bearer(WebRequest(method: "GET", path: "/", headers: ["Authorization": "Basic x"]))
+        == false)
+  }
+
+  @Test func pageLoginAndCSRF() throws {
+    let dir = try TempDir("webapp")
+    defer { try? FileManager.default.removeItem(atPath: dir.path) }
+    let app = try Self.app(dir)
+    #expect(app.respond(WebRequest(method: "GET", path: "/")).header("Location") == "/login")
+    let login = app.respond(
+      WebRequest(method: "POST", path: "/login", body: Array("token=sesame".utf8)))
+    #expect(login.status == 303)
+    let cookie = try #require(login.header("Set-Cookie")?.split(separator: ";").first)
+    let session = String(cookie.split(separator: "=", maxSplits: 1)[1])
+    let headers = ["Cookie": String(cookie)]
+    let forged = app.respond(
+      WebRequest(method: "POST", path: "/alarms/work/disable", headers: headers))
+    #expect(forged.status == 403)
+    let csrf = WebAccess(token: "sesame").csrf(for: session)
+    let ok = app.respond(
+      WebRequest(
+        method: "POST", path: "/alarms/work/disable", headers: headers,
+        body: Array("csrf=\(csrf)".utf8)))
+    #expect(ok.status == 303)
+    #expect(
+      try String(contentsOfFile: dir.file("alarms.toml"), encoding: .utf8).contains(
+        "enabled = false"))
+    let api = app.respond(
+      WebRequest(
+        method: "POST", path: "/api/stop",
+        headers: headers.merging(["X-CSRF-Token": csrf]) { a, _ in a }))
+    #expect(api.status == 503)
+  }
+
+  @Test func formDecoding() throws {
+    let f = try #require(
+      FormData(Array("time=06%3A45&days=mon&days=tue&label=a+b&empty=&flag".utf8)))
+    #expect(f["time"] == "06:45")
+    #expect(f.all("days") == ["mon", "tue"])
+    #expect(f["label"] == "a b")
+    #expect(f["empty"] == "")
+    #expect(f["flag"] == "")
+    #expect(FormData(Array("a=%G1".utf8)) == nil)
+    #expect(FormData(Array("a=%4".utf8)) == nil)
+    #expect(FormData(Array("a=%FF".utf8)) == nil)
+  }
+
+  @Test func formChangesOnlyWhatDiffers() throws {
+    let alarm = try #require(
+      ConfigDecoder.decode(Self.text, path: "/x.toml").config?.alarm(id: "work"))
+    let defaults = AlarmDefaults()
+    let same = try #require(
+      FormData(
+        Array(
+          "time=06:45&days=mon&days=tue&days=wed&days=thu&days=fri&volume=80&snooze=on&enabled=on"
+            .utf8)))
+    #expect(try WebApp.changes(same, current: alarm, defaults: defaults).isEmpty)
+    let oneOff = try #require(FormData(Array("time=07:00&volume=80&enabled=on".utf8)))
+    let c = try WebApp.changes(oneOff, current: alarm, defaults: defaults)
+    #expect(c.unset == [.days])
+    #expect(c.values[.snooze] == .boolean(false))
+    #expect(c.values[.time] == .time(LocalTime(hour: 7, minute: 0, second: 0)))
+    #expect(throws: AlarmInputError.self) {
+      try WebApp.changes(
+        try #require(FormData(Array("time=7".utf8))), current: nil, defaults: defaults)
+    }
+  }
+
+  @Test func jsonInput() throws {
+    let c = try AlarmInput.changes(
+      Array(#"{"time":"06:30","days":["sat","sun"],"label":null,"snooze":false,"volume":40}"#.utf8))
+    #expect(c.values[.days] == .strings(["sat", "sun"]))
+    #expect(c.unset == [.label])
+    #expect(c.values[.snooze] == .boolean(false))
+    #expect(c.values[.volume] == .integer(40))
+    for (body, message) in [
+      (#"{"volume":101}"#, "volume wants a whole number from 0 to 100, not \"101\""),
+      (#"{"days":[1]}"#, "days wants day names like \"mon\", not a number"),
+      (#"{"enabled":"yes"}"#, "enabled wants true or false, not a string"),
+      (#"[1]"#, "the body must be a JSON object, not an array"),
+    ] {
+      #expect(throws: AlarmInputError.self) { try AlarmInput.changes(Array(body.utf8)) }
+      do {
+        _ = try AlarmInput.changes(Array(body.utf8))
+      } catch {
+        #expect(error.message == message)
+      }
+    }
+  }
+
+  @Test func listenAddresses() throws {
+    #expect(try ListenAddress.parse("127.0.0.1:8080").get() == ListenAddress.fallback)
+    #expect(try ListenAddress.parse("localhost:80").get().host == "127.0.0.1")
+    #expect(try ListenAddress.parse("[::1]:80").get().isIPv6)
+    #expect(try ListenAddress.parse("0.0.0.0:8080").get().url == "http://127.0.0.1:8080")
+    for bad in ["pi:80", "1.2.3.4", "1.2.3.4:99999", "[::1:80"] {
+      #expect((try? ListenAddress.parse(bad).get()) == nil, "\(bad)")
+    }
+  }
+}
