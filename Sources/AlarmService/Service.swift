@@ -174,6 +174,7 @@ public final class Service {
       log.error("cannot start: \(error)")
       return EXIT_FAILURE
     }
+    releaseStartupPagesLater()
     defer { shutDown() }
     do throws(SystemError) {
       try loop.run()
