@@ -17,6 +17,7 @@ extension Service {
         awaitingFirstFrame = nil
         ringEscalated = false
         ringer.stop()
+        releasePagesSoon()
       case .hook(let call):
         runHook(call)
       case .log(let level, let text):

@@ -3,25 +3,31 @@ import AlarmPlatform
 /// The idle service's resident memory (docs/performance.md, "Idle").
 extension Service {
   /// Start-up's code (argument and config parsing, the first round of events, and the
-  /// neighbours fault-around mapped with them) is not needed while idle: once start-up
-  /// has settled, unmap it (`StartupPages`; it stays in the page cache). Never while a
-  /// ring is prepared or sounding: its code stays mapped.
-  func releaseStartupPagesLater(after delay: Duration = .seconds(2)) {
-    guard let timer = try? TimerFd(clock: .monotonic), (try? timer.arm(after: delay)) != nil
-    else { return }
+  /// neighbours fault-around mapped with them) is not needed while idle, nor is a ring's
+  /// once it is over: 2 s after READY=1, and 2 s after each ring stops, unmap the
+  /// executable's clean pages (`StartupPages`; they stay in the page cache). Never while
+  /// a ring is prepared or sounding: its code stays mapped.
+  func startReleasingPages() {
+    guard let timer = try? TimerFd(clock: .monotonic) else { return }
     do throws(SystemError) {
       try loop.register(timer.descriptor, interest: .readable) { [unowned self] _ in
-        self.loop.unregister(timer.descriptor)
-        timer.descriptor.close()
+        _ = try? timer.read()
         if self.engine.state.session != nil || self.prepared != nil {
-          self.releaseStartupPagesLater(after: .seconds(60))
+          try? timer.arm(after: .seconds(60))
           return
         }
         let released = StartupPages.release(executable: executablePath())
-        self.log.debug("released \(released) KiB of start-up pages")
+        self.log.debug("released \(released) KiB of the executable's pages")
       }
+      try timer.arm(after: .seconds(2))
+      pageRelease = timer
     } catch {
-      timer.descriptor.close()
+      loop.unregister(timer.descriptor)
     }
+  }
+
+  /// After a ring: release its pages once the service is idle again.
+  func releasePagesSoon() {
+    try? pageRelease?.arm(after: .seconds(2))
   }
 }
