@@ -12,10 +12,8 @@ extension Service {
     do throws(SystemError) {
       try loop.register(timer.descriptor, interest: .readable) { [unowned self] _ in
         _ = try? timer.read()
-        if self.engine.state.session != nil || self.prepared != nil {
-          try? timer.arm(after: .seconds(60))
-          return
-        }
+        // Busy: the ring's stop arms this again (no polling: idle means no wake-ups).
+        if self.engine.state.session != nil || self.prepared != nil { return }
         let released = StartupPages.release(executable: executablePath())
         self.log.debug("released \(released) KiB of the executable's pages")
       }
