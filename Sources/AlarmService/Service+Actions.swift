@@ -18,6 +18,7 @@ extension Service {
         ringEscalated = false
         ringer.stop()
         stopBuzzer(reason: "the ring ended")
+        releasePagesSoon()
       case .hook(let call):
         runHook(call)
       case .log(let level, let text):

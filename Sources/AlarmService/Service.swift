@@ -42,6 +42,8 @@ public final class Service {
   var server: ControlServer?
   var notify: SdNotify?
   var watchdog: TimerFd?
+  /// Releases the executable's clean pages when idle (Service+Memory.swift; `run()` only).
+  var pageRelease: TimerFd?
   var terminal: TerminalKeys?
   /// The GPIO buttons and evdev inputs; nil when none are configured.
   var inputs: PressInputs?
@@ -177,6 +179,7 @@ public final class Service {
       log.error("cannot start: \(error)")
       return EXIT_FAILURE
     }
+    startReleasingPages()
     defer { shutDown() }
     do throws(SystemError) {
       try loop.run()

@@ -1,0 +1,31 @@
+import AlarmPlatform
+
+/// The idle service's resident memory (docs/performance.md, "Idle").
+extension Service {
+  /// Start-up's code (argument and config parsing, the first round of events, and the
+  /// neighbours fault-around mapped with them) is not needed while idle, nor is a ring's
+  /// once it is over: 2 s after READY=1, and 2 s after each ring stops, unmap the
+  /// executable's clean pages (`StartupPages`; they stay in the page cache). Never while
+  /// a ring is prepared or sounding: its code stays mapped.
+  func startReleasingPages() {
+    guard let timer = try? TimerFd(clock: .monotonic) else { return }
+    do throws(SystemError) {
+      try loop.register(timer.descriptor, interest: .readable) { [unowned self] _ in
+        _ = try? timer.read()
+        // Busy: the ring's stop arms this again (no polling: idle means no wake-ups).
+        if self.engine.state.session != nil || self.prepared != nil { return }
+        let released = StartupPages.release(executable: executablePath())
+        self.log.debug("released \(released) KiB of the executable's pages")
+      }
+      try timer.arm(after: .seconds(2))
+      pageRelease = timer
+    } catch {
+      loop.unregister(timer.descriptor)
+    }
+  }
+
+  /// After a ring: release its pages once the service is idle again.
+  func releasePagesSoon() {
+    try? pageRelease?.arm(after: .seconds(2))
+  }
+}
