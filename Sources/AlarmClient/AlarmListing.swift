@@ -62,15 +62,22 @@ public struct AlarmListing {
   /// One-offs the service has rung (their config unchanged since), from its state file.
   /// An unreadable or missing state file means none: listing works without a service.
   public static func doneOneOffs(_ config: Config, stateDir: String?) -> Set<String> {
+    let marks = savedMarks(config, stateDir: stateDir)
+    return Set(
+      config.alarms.filter { a in
+        guard a.isOneOff, let mark = marks.oneOffs[a.id] else { return false }
+        return mark.doneAt != nil && mark.fingerprint == OneOffMark.fingerprint(of: a)
+      }.map(\.id))
+  }
+
+  /// The service's skip and one-off marks from its state file (none when it cannot be
+  /// read): what `skip` and rung one-offs changed, which the config alone does not say.
+  public static func savedMarks(_ config: Config, stateDir: String?) -> ScheduleMarks {
     let dir = stateDir ?? config.settings.stateDir ?? ServicePaths.defaultStateDir
     guard let bytes = try? FileSystem.readFile(dir + "/state.json", limit: StateCodec.maxFileSize),
       let state = try? StateCodec.decode(bytes)
-    else { return [] }
-    return Set(
-      config.alarms.filter { a in
-        guard a.isOneOff, let mark = state.marks.oneOffs[a.id] else { return false }
-        return mark.doneAt != nil && mark.fingerprint == OneOffMark.fingerprint(of: a)
-      }.map(\.id))
+    else { return ScheduleMarks() }
+    return state.marks
   }
 }
 

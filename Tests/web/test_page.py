@@ -360,6 +360,9 @@ def english(c, rig, page):
     c.check("Skip next on the page skips work's next occurrence in the service",
             page.path() == "/" and before is not None and after is not None and after > before,
             f"{before} -> {after}")
+    c.check("the list shows work's skipped occurrence with an undo button",
+            len(page.find("form[action='/alarms/work/unskip'] button")) == 1,
+            page.d.page_source[:2000])
     rig.cli("unskip", "work", "--socket", rig.socket)
     page.go("/")
 

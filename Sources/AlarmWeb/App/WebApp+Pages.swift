@@ -95,10 +95,14 @@ extension WebApp {
       let config = loaded.config
       let zone = loaded.zone
       let done = AlarmListing.doneOneOffs(config, stateDir: setup.stateDir)
-      list.alarms = config.alarms.map { AlarmRow(alarm: $0, done: done.contains($0.id)) }
+      // The service's skips count: a skipped occurrence shows on its row and is not "next".
+      let marks = AlarmListing.savedMarks(config, stateDir: setup.stateDir)
+      list.alarms = config.alarms.map {
+        AlarmRow(alarm: $0, done: done.contains($0.id), skippedDate: marks.skipNext[$0.id])
+      }
       let now = setup.now()
       let schedule = Schedule(alarms: config.alarms, zone: zone, daysOff: loaded.daysOff(at: now))
-      if let f = schedule.next(after: now, marks: ScheduleMarks()),
+      if let f = schedule.next(after: now, marks: marks),
         let alarm = config.alarm(id: f.alarmID)
       {
         let local = zone.local(at: f.at)
