@@ -25,18 +25,21 @@ import Testing
     """
   }
 
-  static let twoAlarms = """
+  /// Times away from now: a fixed time rang at once when the suite ran just after it.
+  static var twoAlarms: String {
+    """
     [[alarm]]
     id = "wake"
     label = "Wake"
-    time = "06:45"
+    time = "\(awayFromNow(hours: 6))"
     days = "daily"
 
     [[alarm]]
     id = "gym"
-    time = "18:00"
+    time = "\(awayFromNow(hours: 12))"
     days = "daily"
     """
+  }
 
   /// The ids of `status`'s next firings (five of them). Both alarms are daily so that
   /// each one is among them whatever the day and hour the test runs at.
@@ -137,13 +140,15 @@ import Testing
     let service = try ServiceProcess(dir: dir, config: Self.config(Self.twoAlarms))
     #expect(try Self.nextIDs(service).contains("gym"))
 
-    let added = Self.twoAlarms + "\n\n[[alarm]]\nid = \"nap\"\ntime = \"13:30\"\ndays = \"daily\"\n"
+    let nap = awayFromNow(hours: 9)
+    let added =
+      Self.twoAlarms + "\n\n[[alarm]]\nid = \"nap\"\ntime = \"\(nap)\"\ndays = \"daily\"\n"
     try Self.save(Self.config(added), to: service.configPath)
     try service.waitForLog("config applied (file changed)")
     #expect(try Self.nextIDs(service).contains("nap"))
 
     // A typo: rejected with file:line:col, the alarms in force stay.
-    let typo = Self.config(added.replacingOccurrences(of: "13:30", with: "13:70"))
+    let typo = Self.config(added.replacingOccurrences(of: nap, with: nap.prefix(3) + "70"))
     try Self.save(typo, to: service.configPath)
     try service.waitForLog("config rejected (file changed)")
     let status = try service.status()

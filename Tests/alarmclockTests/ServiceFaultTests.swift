@@ -5,12 +5,14 @@ import Testing
 /// Faults the service must ride out, in a few seconds each (bench/faults has the long runs:
 /// kill -9 cycles, the audio server lost, a full disk, broken sounds, socket abuse).
 @Suite(.serialized) struct ServiceFaultTests {
-  static let alarms = """
+  static var alarms: String {
+    """
     [[alarm]]
     id = "wake"
-    time = "06:45"
+    time = "\(awayFromNow(hours: 6))"
     days = "daily"
     """
+  }
 
   /// An emptied config (what a save cut short by a full disk or a power cut leaves) is
   /// rejected like a broken one, at run time and at start-up: it never means "no alarms".

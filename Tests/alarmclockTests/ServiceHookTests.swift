@@ -74,7 +74,7 @@ import Testing
       """
       [[alarm]]
       id = "wake"
-      time = "06:45"
+      time = "\(awayFromNow(hours: 6))"
       days = "daily"
       """,
       extra: """

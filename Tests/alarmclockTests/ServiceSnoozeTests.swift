@@ -14,7 +14,7 @@ import Testing
       """
       [[alarm]]
       id = "nap"
-      time = "03:00"
+      time = "\(awayFromNow(hours: 6))"
       days = "daily"
       snooze = "2s"
       max_snoozes = 1

@@ -56,7 +56,8 @@ import Testing
     let dir = try TempDir("service")
     defer { dir.remove() }
     let config = ServiceControlTests.config(
-      "[[alarm]]\nid = \"wake\"\nlabel = \"Wake\"\ntime = \"06:45\"\ndays = \"daily\"\n")
+      "[[alarm]]\nid = \"wake\"\nlabel = \"Wake\"\ntime = \"\(awayFromNow(hours: 6))\"\ndays = \"daily\"\n"
+    )
     try config.write(toFile: dir.file("alarms.toml"), atomically: true, encoding: .utf8)
     let keys = dir.file("keys")
     let ptyLog = dir.file("pty.log")

@@ -5,13 +5,15 @@ import Testing
 /// `alarmclock web` in front of a running `alarmclock run`: the calls that go to the
 /// service over its control socket, and edits the service applies.
 @Suite(.serialized) struct WebServiceTests {
-  static let alarms = """
+  static var alarms: String {
+    """
     [[alarm]]
     id = "wake"
     label = "Wake"
-    time = "06:45"
+    time = "\(awayFromNow(hours: 6))"
     days = "daily"
     """
+  }
 
   /// The service and the web process on the same config.
   static func start(_ name: String) throws -> (ServiceProcess, WebRunner) {

@@ -168,3 +168,13 @@ enum ServiceSink {
     try PulseTestServer.device(ownSink: name)
   }
 }
+
+/// A UTC wall time ("HH:MM") `hours` from now. A daily alarm there neither rings when a
+/// test's service starts nor while the test runs, whatever time of day the suite runs (a
+/// fixed "06:45" rang at once when CI ran at 06:48: a fresh start rings a window that
+/// covers now).
+func awayFromNow(hours: Int) -> String {
+  let minutes = Int(Date().timeIntervalSince1970 / 60) + hours * 60
+  let ofDay = ((minutes % 1440) + 1440) % 1440
+  return String(format: "%02d:%02d", ofDay / 60, ofDay % 60)
+}
