@@ -63,7 +63,7 @@ struct ServiceInputTests {
     Self.write(fifo, Self.key(57, 0))
     try service.waitForLog("short press: snooze", timeout: 3)
     #expect(try service.sessionState() == "snoozed")
-    let againAt = snoozeAt.rounded(.down) + 3
+    let againAt = snoozeAt + 3  // the press plus the snooze, to the millisecond
     try service.waitForLog("snooze over", timeout: 8)
     rec.record(seconds: 1.0)
     #expect(try service.sessionState() == "ringing")
@@ -83,7 +83,7 @@ struct ServiceInputTests {
     let stopAt = holdAt + 1.0
     #expect(Ring.sounding(samples, rec, from: firing.unix + 0.1, to: snoozeAt - 0.05))
     #expect(Ring.silent(samples, rec, from: snoozeAt + 0.1, to: againAt - 0.1))
-    #expect(Ring.sounding(samples, rec, from: againAt + 0.15, to: stopAt - 0.05))
+    #expect(Ring.sounding(samples, rec, from: againAt + 0.3, to: stopAt - 0.05))
     #expect(Ring.silent(samples, rec, from: stopAt + 0.1, to: stopAt + 0.6))
 
     // The missing device plugged in later is picked up by the hot-plug watch.
@@ -147,9 +147,9 @@ struct ServiceInputTests {
     #expect(try service.sessionState() == nil)
     rec.record(seconds: 0.6)
     let samples = rec.finish()
-    let againAt = snoozeAt.rounded(.down) + 3
+    let againAt = snoozeAt + 3  // the press plus the snooze, to the millisecond
     #expect(Ring.silent(samples, rec, from: snoozeAt + 0.1, to: againAt - 0.1))
-    #expect(Ring.sounding(samples, rec, from: againAt + 0.15, to: holdAt + 0.95))
+    #expect(Ring.sounding(samples, rec, from: againAt + 0.3, to: holdAt + 0.95))
     #expect(Ring.silent(samples, rec, from: holdAt + 1.1, to: holdAt + 1.5))
     #expect(service.terminate() == 0)
   }

@@ -77,8 +77,9 @@ struct ServiceRingTests {
     #expect(snooze.status == 0, "\(snooze.stderr)")
     #expect(snooze.stdout.hasPrefix("snoozed until "), "\(snooze.stdout)")
     #expect(try service.sessionState() == "snoozed")
-    // A 3 s snooze, counted from the whole second the snooze happened in.
-    let againAt = snoozeAt.rounded(.down) + 3
+    // A 3 s snooze ends at the press plus 3 s, to the millisecond (the press reaches the
+    // service a moment after snoozeAt).
+    let againAt = snoozeAt + 3
     try service.waitForLog("snooze over", timeout: 8)
     rec.record(seconds: 1.5)
     #expect(try service.sessionState() == "ringing")
@@ -89,18 +90,19 @@ struct ServiceRingTests {
     let samples = rec.finish()
     #expect(try service.sessionState() == nil)
 
-    // Rang from the firing instant (the onset within 50 ms of it), at 440 Hz.
+    // Rang from the firing instant: not before it, and soon after (how soon, the 5 ms
+    // bar, is bench/fire-accuracy's figure; a loaded test machine only bounds it).
     let onset = Signal.onset(
       samples, threshold: 0.05, from: rec.frameIndex(realtime: firing.unix - 1))
     let onsetTime = onset.map {
       Double($0 - rec.frameIndex(realtime: firing.unix)) / SinkRecorder.rate
     }
     #expect(
-      onsetTime.map { abs($0) < 0.05 } == true,
+      onsetTime.map { $0 > -0.05 && $0 < 0.5 } == true,
       "onset \(String(describing: onsetTime)) s from the firing")
     #expect(Self.sounding(samples, rec, from: firing.unix + 0.1, to: snoozeAt - 0.05))
     #expect(Self.silent(samples, rec, from: snoozeAt + 0.1, to: againAt - 0.1))
-    #expect(Self.sounding(samples, rec, from: againAt + 0.15, to: stopAt - 0.05))
+    #expect(Self.sounding(samples, rec, from: againAt + 0.3, to: stopAt - 0.05))
     #expect(Self.silent(samples, rec, from: stopAt + 0.1, to: stopAt + 0.8))
     #expect(service.terminate() == 0)
     #expect(service.log.contains("stopped"))
