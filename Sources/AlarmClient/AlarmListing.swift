@@ -17,7 +17,8 @@ public struct AlarmListing {
   /// (else the config's `state_dir`, else the system default) and what is skipped after `now`.
   public init(_ loaded: OfflineConfig, stateDir: String?, text: AlarmText, now: Instant) {
     alarms = loaded.config.alarms.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-    let done = Self.doneOneOffs(loaded.config, stateDir: stateDir)
+    let done = Self.doneOneOffs(
+      loaded.config, marks: Self.savedMarks(loaded.config, stateDir: stateDir))
     self.done = done
     let schedule = Schedule(
       alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: now))
@@ -59,11 +60,10 @@ public struct AlarmListing {
     }
   }
 
-  /// One-offs the service has rung (their config unchanged since), from its state file.
-  /// An unreadable or missing state file means none: listing works without a service.
-  public static func doneOneOffs(_ config: Config, stateDir: String?) -> Set<String> {
-    let marks = savedMarks(config, stateDir: stateDir)
-    return Set(
+  /// One-offs the service has rung (their config unchanged since), by `marks` from its
+  /// state file (`savedMarks`: none when it is missing, so listing works without a service).
+  public static func doneOneOffs(_ config: Config, marks: ScheduleMarks) -> Set<String> {
+    Set(
       config.alarms.filter { a in
         guard a.isOneOff, let mark = marks.oneOffs[a.id] else { return false }
         return mark.doneAt != nil && mark.fingerprint == OneOffMark.fingerprint(of: a)

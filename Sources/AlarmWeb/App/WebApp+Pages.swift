@@ -94,9 +94,9 @@ extension WebApp {
     if let loaded = view.loaded {
       let config = loaded.config
       let zone = loaded.zone
-      let done = AlarmListing.doneOneOffs(config, stateDir: setup.stateDir)
       // The service's skips count: a skipped occurrence shows on its row and is not "next".
       let marks = AlarmListing.savedMarks(config, stateDir: setup.stateDir)
+      let done = AlarmListing.doneOneOffs(config, marks: marks)
       list.alarms = config.alarms.map {
         AlarmRow(alarm: $0, done: done.contains($0.id), skippedDate: marks.skipNext[$0.id])
       }
