@@ -148,6 +148,8 @@ loopback_plug() { insmod "$VM_MODS/snd-aloop.ko" && wait_for 5 grep -q Loopback 
 
 # ---- driving the service (CLI contract of issues 4 and 9, docs/protocol.md) ----
 SVC=/tmp/svc
+# Scenarios share one VM: each starts without the state (a ring to resume) of the last.
+rm -rf "$SVC"
 mkdir -p "$SVC/state"
 SVC_SOCK=$SVC/control.sock
 # at_time SECONDS: the UTC wall time SECONDS from now, for `time = "..."` with timezone UTC.
