@@ -133,13 +133,17 @@ extension ServiceSoundFolderTests {
 
   @Test func aRingEscalatesAndASnoozeStartsTheCountAgain() throws {
     let h = try H(
-      config: H.config(H.alarm("wake", "07:00") + "volume = 40\nescalate_after = \"1s\"\n"),
+      // 4 s of real playback: long enough that the first status is asked before it even
+      // when the machine is busy.
+      config: H.config(H.alarm("wake", "07:00") + "volume = 40\nescalate_after = \"4s\"\n"),
       at: H.at(6, 59, 59))
     h.fireTimer()
     try #require(h.service.engine.state.session != nil)
     #expect(try h.request(#"{"cmd":"status"}"#).contains(#""escalated":false"#))
     try #require(
-      try h.turn { h.ringerSaw { if case .escalated = $0 { true } else { false } } },
+      try h.turn(timeout: 30) {
+        h.ringerSaw { if case .escalated = $0 { true } else { false } }
+      },
       "no escalation:\n\(h.log)")
     #expect(h.log.contains("the alarm is escalating: volume rising to 100 %"))
     #expect(try h.request(#"{"cmd":"status"}"#).contains(#""escalated":true"#))

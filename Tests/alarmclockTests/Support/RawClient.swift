@@ -24,11 +24,9 @@ final class RawClient {
         Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
       }
     }
-    guard ok == 0 else {
-      let e = errno
-      Glibc.close(fd)
-      throw ServiceTestError("connect(\(path)): errno \(e)")
-    }
+    // No close here: a class that throws once initialised runs its deinit, which closes
+    // it; a second close would hit whatever a test alongside opened under the number.
+    guard ok == 0 else { throw ServiceTestError("connect(\(path)): errno \(errno)") }
   }
 
   /// Sends every byte.
