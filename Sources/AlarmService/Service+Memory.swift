@@ -4,9 +4,10 @@ import AlarmPlatform
 extension Service {
   /// Start-up's code (argument and config parsing, the first round of events, and the
   /// neighbours fault-around mapped with them) is not needed while idle, nor is a ring's
-  /// once it is over: 2 s after READY=1, and 2 s after each ring stops, unmap the
-  /// executable's clean pages (`StartupPages`; they stay in the page cache). Never while
-  /// a ring is prepared or sounding: its code stays mapped.
+  /// (the audio libraries', the decoder's) once it is over: 2 s after READY=1, and 2 s
+  /// after each ring stops, unmap the clean file pages and trim the heap (`IdlePages`;
+  /// the file pages stay in the page cache). Never while a ring is prepared or sounding:
+  /// its code stays mapped.
   func startReleasingPages() {
     guard let timer = try? TimerFd(clock: .monotonic) else { return }
     do throws(SystemError) {
@@ -14,8 +15,10 @@ extension Service {
         _ = try? timer.read()
         // Busy: the ring's stop arms this again (no polling: idle means no wake-ups).
         if self.engine.state.session != nil || self.prepared != nil { return }
-        let released = StartupPages.release(executable: executablePath())
-        self.log.debug("released \(released) KiB of the executable's pages")
+        let released = IdlePages.release(executable: executablePath())
+        self.log.debug(
+          "released \(released.executableKiB) KiB of the executable's pages and "
+            + "\(released.librariesKiB) KiB of the libraries'")
       }
       try timer.arm(after: .seconds(2))
       pageRelease = timer
