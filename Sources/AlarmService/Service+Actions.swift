@@ -111,6 +111,8 @@ extension Service {
       }
     case .checked(let check):
       audioChecked(check)
+      // The check opened the device: alsa-lib's code is mapped again.
+      releasePagesSoon()
     case .mixerFailed(let error):
       log.warning("audio: mixer: \(error)")
     case .escalated(let sound):

@@ -5,9 +5,9 @@ extension Service {
   /// Start-up's code (argument and config parsing, the first round of events, and the
   /// neighbours fault-around mapped with them) is not needed while idle, nor is a ring's
   /// (the audio libraries', the decoder's) once it is over: 2 s after READY=1, and 2 s
-  /// after each ring stops, unmap the clean file pages and trim the heap (`IdlePages`;
-  /// the file pages stay in the page cache). Never while a ring is prepared or sounding:
-  /// its code stays mapped.
+  /// after each ring stops or audio check ends, unmap the clean file pages and trim the
+  /// heap (`IdlePages`; the file pages stay in the page cache). Never while a ring is
+  /// prepared or sounding: its code stays mapped.
   func startReleasingPages() {
     guard let timer = try? TimerFd(clock: .monotonic) else { return }
     do throws(SystemError) {
@@ -27,7 +27,7 @@ extension Service {
     }
   }
 
-  /// After a ring: release its pages once the service is idle again.
+  /// After a ring or an audio check: release its pages once the service is idle again.
   func releasePagesSoon() {
     try? pageRelease?.arm(after: .seconds(2))
   }

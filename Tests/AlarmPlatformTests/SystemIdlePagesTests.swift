@@ -23,7 +23,8 @@ nonisolated(unsafe) var idlePagesMarker = 0
       .filter { $0.path == exe }
     for mapping in copied {
       let now = try #require(after.first { $0.start == mapping.start })
-      #expect(now.anonymousKiB == mapping.anonymousKiB)
+      // Never fewer (tests alongside may write more of it meanwhile).
+      #expect(now.anonymousKiB >= mapping.anonymousKiB)
     }
     #expect(idlePagesMarker == 4711)
     // This test's own code was among the released pages: it ran on, faulted back in.
