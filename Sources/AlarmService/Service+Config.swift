@@ -86,6 +86,7 @@ extension Service {
       log.notice("watching \(paths.config) for changes again")
     }
     let outcome = configs.reload(now: now, force: reread)
+    releasePagesSoon()  // parsing mapped the TOML reader's code again
     switch outcome {
     case .unchanged:
       if force {

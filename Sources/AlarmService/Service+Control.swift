@@ -21,6 +21,9 @@ extension Service {
   /// One request line from the socket (raw bytes: invalid UTF-8 reaches the decoder as it
   /// came and is answered `bad-json`).
   func socketRequest(_ line: ArraySlice<UInt8>, _ responder: ControlResponder) {
+    // Serving it maps code back in: release it 2 s after the last request (one re-arm of
+    // a timer per request; a client polling faster than that defers it).
+    releasePagesSoon()
     do throws(ControlError) {
       dispatch(try ControlRequest(line: line), from: .socket(responder))
     } catch {

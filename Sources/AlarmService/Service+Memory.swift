@@ -4,10 +4,11 @@ import AlarmPlatform
 extension Service {
   /// Start-up's code (argument and config parsing, the first round of events, and the
   /// neighbours fault-around mapped with them) is not needed while idle, nor is a ring's
-  /// (the audio libraries', the decoder's) once it is over: 2 s after READY=1, and 2 s
-  /// after each ring stops or audio check ends, unmap the clean file pages and trim the
-  /// heap (`IdlePages`; the file pages stay in the page cache). Never while a ring is
-  /// prepared or sounding: its code stays mapped.
+  /// (the audio libraries', the decoder's) once it is over, nor a request's or a
+  /// reload's: 2 s after READY=1, and 2 s after each ring stops, audio check ends, control
+  /// request or config reload, unmap the clean file pages and trim the heap (`IdlePages`;
+  /// the file pages stay in the page cache). Never while a ring is prepared or sounding:
+  /// its code stays mapped.
   func startReleasingPages() {
     guard let timer = try? TimerFd(clock: .monotonic) else { return }
     do throws(SystemError) {
@@ -27,7 +28,8 @@ extension Service {
     }
   }
 
-  /// After a ring or an audio check: release its pages once the service is idle again.
+  /// After a ring, an audio check, a request or a reload: release the pages it mapped once
+  /// the service has been idle for 2 s (a later call moves the release on).
   func releasePagesSoon() {
     try? pageRelease?.arm(after: .seconds(2))
   }
