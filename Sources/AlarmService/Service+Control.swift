@@ -21,9 +21,8 @@ extension Service {
   /// One request line from the socket (raw bytes: invalid UTF-8 reaches the decoder as it
   /// came and is answered `bad-json`).
   func socketRequest(_ line: ArraySlice<UInt8>, _ responder: ControlResponder) {
-    // Serving it maps code back in: release it 2 s after the last request (one re-arm of
-    // a timer per request; a client polling faster than that defers it).
-    releasePagesSoon()
+    // Serving it maps code back in: released a while after (at most one re-arm per request).
+    releasePagesSoon(after: Service.pageReleaseAfterRequest)
     do throws(ControlError) {
       dispatch(try ControlRequest(line: line), from: .socket(responder))
     } catch {

@@ -42,8 +42,10 @@ public final class Service {
   var server: ControlServer?
   var notify: SdNotify?
   var watchdog: TimerFd?
-  /// Releases the executable's clean pages when idle (Service+Memory.swift; `run()` only).
+  /// Releases the clean file pages when idle (Service+Memory.swift; `run()` only).
   var pageRelease: TimerFd?
+  /// When `pageRelease` fires (monotonic), while it is armed.
+  var pageReleaseDue: Duration?
   var terminal: TerminalKeys?
   /// The GPIO buttons and evdev inputs; nil when none are configured.
   var inputs: PressInputs?

@@ -5,7 +5,8 @@ import Testing
 @testable import AlarmService
 
 /// When the service gives its clean pages back (docs/performance.md, "Idle"): after
-/// start-up and after a ring, never while one sounds.
+/// start-up and after a ring, never while one sounds; a request's later release never
+/// puts off an earlier one.
 @Suite struct ServiceMemoryTests {
   typealias H = ServiceHarness
 
@@ -15,17 +16,23 @@ import Testing
     func releases() -> Int {
       h.log.split(separator: "\n").filter { $0.contains("of the executable's pages") }.count
     }
+    // A request meanwhile (30 s) does not put off start-up's release (2 s).
+    #expect(try h.request(#"{"cmd":"status"}"#).contains(#""ok":true"#))
     try #require(try h.turn { releases() == 1 }, "no release after start-up:\n\(h.log)")
     #expect(h.log.contains("KiB of the libraries'"))
+    #expect(h.service.pageReleaseDue == nil)
 
-    // (An audio check ending meanwhile arms a release of its own: count from here.)
+    // An audio check ending meanwhile arms a release of its own: count from here.
     let before = releases()
     #expect(try h.request(#"{"cmd":"ring","id":"wake"}"#).contains(#""ok":true"#))
     try #require(try h.turn { h.ringerSaw { if case .firstFrame = $0 { true } else { false } } })
-    // More than the release timer's 2 s pass while the ring sounds: nothing is released.
-    _ = try h.turn(timeout: 3) { false }
+    // A release due while the ring sounds does nothing.
+    h.service.releasePagesSoon(after: .milliseconds(10))
+    _ = try h.turn(timeout: 1) { h.service.pageReleaseDue == nil }
+    #expect(h.service.pageReleaseDue == nil)
     #expect(releases() == before, "released while ringing:\n\(h.log)")
 
+    // The stop's 2 s win over the stop request's 30 s.
     #expect(try h.request(#"{"cmd":"stop"}"#).contains(#""ok":true"#))
     #expect(try h.turn { releases() > before }, "no release after the ring:\n\(h.log)")
   }
