@@ -13,11 +13,7 @@ enum BuzzerDecoder {
     let r = TableReader(
       table, section: "[audio] buzzer", anchor: table.headerRange?.start ?? entry.keyRange.start,
       known: keys, state: audio.state)
-    let chip = r.string("chip", maxBytes: TableReader.maxNameBytes)
-    if chip == nil && table.entry("chip") == nil {
-      r.state.error(
-        r.anchor, "this \(r.section) has no 'chip' (e.g. chip = \"gpiochip0\" or \"pinctrl-rp1\")")
-    }
+    let chip = InputDecoder.gpioChip(r)
     let line = InputDecoder.gpioLine(r)
     guard let chip, let line else { return nil }
     return BuzzerConfig(chip: chip, line: line)

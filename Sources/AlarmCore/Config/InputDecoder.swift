@@ -12,11 +12,7 @@ enum InputDecoder {
   static let buttonTimeExamples = "\"10ms\", \"1.5s\" or \"2s\""
 
   static func button(_ r: TableReader, hasIdleHook: Bool) -> ButtonConfig? {
-    let chip = r.string("chip", maxBytes: TableReader.maxNameBytes)
-    if chip == nil && r.table.entry("chip") == nil {
-      r.state.error(
-        r.anchor, "this \(r.section) has no 'chip' (e.g. chip = \"gpiochip0\" or \"pinctrl-rp1\")")
-    }
+    let chip = gpioChip(r)
     let line = gpioLine(r)
     let bias = r.choice("bias", of: GPIOBias.self)
     let activeLow = r.bool("active_low")
@@ -33,6 +29,16 @@ enum InputDecoder {
     b.longPress = longPress ?? b.longPress
     b.actions = actions
     return b
+  }
+
+  /// A table's `chip`: a path, name or label (reported when missing or wrong).
+  static func gpioChip(_ r: TableReader) -> String? {
+    let chip = r.string("chip", maxBytes: TableReader.maxNameBytes)
+    if chip == nil && r.table.entry("chip") == nil {
+      r.state.error(
+        r.anchor, "this \(r.section) has no 'chip' (e.g. chip = \"gpiochip0\" or \"pinctrl-rp1\")")
+    }
+    return chip
   }
 
   /// A table's `line`: an offset or a line name (reported when missing or wrong).

@@ -53,11 +53,8 @@ public struct GpioLineRequestOptions: Sendable, Hashable {
   /// The bytes of a `struct gpio_v2_line_request` for one line at `offset`,
   /// laid out by the shim's header-checked offsets.
   public func requestBytes(offset: UInt32) -> [UInt8] {
-    var b = [UInt8](repeating: 0, count: Int(CSHIM_GPIO_V2_LINE_REQUEST_SIZE))
-    b.put(offset, at: CSHIM_GPIO_V2_LINE_REQUEST_OFFSETS)
-    b.putConsumer(consumer)
+    var b = [UInt8].gpioLineRequest(offset: offset, consumer: consumer, flags: flags)
     let config = Int(CSHIM_GPIO_V2_LINE_REQUEST_CONFIG)
-    b.put(flags, at: config + Int(CSHIM_GPIO_V2_LINE_CONFIG_FLAGS))
     if debounceMicroseconds != 0 {
       b.put(UInt32(1), at: config + Int(CSHIM_GPIO_V2_LINE_CONFIG_NUM_ATTRS))
       let attr = config + Int(CSHIM_GPIO_V2_LINE_CONFIG_ATTRS)
@@ -72,20 +69,26 @@ public struct GpioLineRequestOptions: Sendable, Hashable {
       // The mask selects requested lines by index: bit 0 = our only line.
       b.put(UInt64(1), at: attr + Int(CSHIM_GPIO_V2_LINE_CONFIG_ATTRIBUTE_MASK))
     }
-    b.put(UInt32(1), at: CSHIM_GPIO_V2_LINE_REQUEST_NUM_LINES)
     b.put(eventBufferSize, at: CSHIM_GPIO_V2_LINE_REQUEST_EVENT_BUFFER_SIZE)
     return b
   }
 }
 
 extension [UInt8] {
-  /// Stores a request's consumer name: NUL-terminated and truncated to fit, as the kernel
-  /// expects.
-  mutating func putConsumer(_ consumer: String) {
+  /// A `struct gpio_v2_line_request` for one line at `offset` with `flags`, what every
+  /// request (a button's input, the buzzer's output) has in common; the consumer name
+  /// NUL-terminated and truncated to fit, as the kernel expects.
+  static func gpioLineRequest(offset: UInt32, consumer: String, flags: UInt64) -> [UInt8] {
+    var b = [UInt8](repeating: 0, count: Int(CSHIM_GPIO_V2_LINE_REQUEST_SIZE))
+    b.put(offset, at: CSHIM_GPIO_V2_LINE_REQUEST_OFFSETS)
     let name = Array(consumer.utf8.prefix(Int(CSHIM_GPIO_MAX_NAME_SIZE) - 1))
     for (i, byte) in name.enumerated() {
-      self[Int(CSHIM_GPIO_V2_LINE_REQUEST_CONSUMER) + i] = byte
+      b[Int(CSHIM_GPIO_V2_LINE_REQUEST_CONSUMER) + i] = byte
     }
+    b.put(
+      flags, at: Int(CSHIM_GPIO_V2_LINE_REQUEST_CONFIG) + Int(CSHIM_GPIO_V2_LINE_CONFIG_FLAGS))
+    b.put(UInt32(1), at: CSHIM_GPIO_V2_LINE_REQUEST_NUM_LINES)
+    return b
   }
 
   /// Stores `value` in native byte order (the ioctl structs are host-endian).

@@ -1,10 +1,6 @@
 import AlarmCore
 import CShim
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A GPIO line requested as an output (the buzzer): GPIO_V2_GET_LINE_IOCTL with
 /// GPIO_V2_LINE_FLAG_OUTPUT (initially low), then GPIO_V2_LINE_SET_VALUES_IOCTL with a
 /// `struct gpio_v2_line_values` per change. Closing releases the line.
@@ -51,14 +47,8 @@ public final class GpioOutputLine: Sendable {
 
   /// The bytes of a `struct gpio_v2_line_request` for one output line at `offset`.
   public static func requestBytes(offset: UInt32, consumer: String) -> [UInt8] {
-    var b = [UInt8](repeating: 0, count: Int(CSHIM_GPIO_V2_LINE_REQUEST_SIZE))
-    b.put(offset, at: CSHIM_GPIO_V2_LINE_REQUEST_OFFSETS)
-    b.putConsumer(consumer)
-    b.put(
-      UInt64(CSHIM_GPIO_V2_LINE_FLAG_OUTPUT),
-      at: Int(CSHIM_GPIO_V2_LINE_REQUEST_CONFIG) + Int(CSHIM_GPIO_V2_LINE_CONFIG_FLAGS))
-    b.put(UInt32(1), at: CSHIM_GPIO_V2_LINE_REQUEST_NUM_LINES)
-    return b
+    .gpioLineRequest(
+      offset: offset, consumer: consumer, flags: UInt64(CSHIM_GPIO_V2_LINE_FLAG_OUTPUT))
   }
 
   /// The bytes of a `struct gpio_v2_line_values` setting our only line (bit 0) high or low.
@@ -73,13 +63,10 @@ public final class GpioOutputLine: Sendable {
   public func set(_ high: Bool) throws(SystemError) {
     var values = GpioOutputLine.valuesBytes(high)
     if isFifo {
-      let fd = descriptor.rawValue
-      let written = values.withUnsafeBytes { raw in
-        Result { () throws(SystemError) in
-          try retryingEINTR("write(\(chip))") { write(fd, raw.baseAddress, raw.count) }
-        }
-      }
-      if case .failure(let error) = written, error.errno != EAGAIN { throw error }
+      // 16 bytes reach a pipe whole or not at all (PIPE_BUF): full means dropped.
+      do {
+        try descriptor.writeAll(values)
+      } catch  where error.isWouldBlock {}
       return
     }
     try InputSys.ioctl(descriptor, cshim_gpio_v2_line_set_values_ioctl(), bytes: &values)

@@ -1,6 +1,8 @@
 #ifndef ALARMCLOCK_CSHIM_PROCESS_H
 #define ALARMCLOCK_CSHIM_PROCESS_H
-/* Hook processes: the pieces of process control glibc hides from Swift. */
+/* Hook processes: the pieces of process control glibc hides from Swift. And malloc_trim(3)
+ * from <malloc.h>, which Swift's Glibc module leaves out: the idle service gives the
+ * heap's free pages back (IdlePages). */
 #include <malloc.h>
 #include <spawn.h>
 #include <sys/types.h>
@@ -13,8 +15,5 @@ int cshim_pidfd_open(pid_t pid);
 /** posix_spawn_file_actions_addclosefrom_np (glibc 2.34, declared only under _GNU_SOURCE):
  *  the child closes every descriptor >= `from` before exec. Returns 0 or an error number. */
 int cshim_spawn_addclosefrom(posix_spawn_file_actions_t *actions, int from);
-
-/* malloc_trim(3) comes from <malloc.h>, which Swift's Glibc module leaves out: the idle
- * service gives the heap's free pages back after a ring (IdlePages). */
 
 #endif
