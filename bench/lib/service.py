@@ -238,6 +238,15 @@ class Service:
         return self.proc.returncode if self.proc else None
 
 
+def status_kib(pid, key):
+    """A `KEY: N kB` line of /proc/PID/status (VmRSS, VmHWM, RssAnon...), in KiB; 0 if absent."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return 0
+
+
 def temp_dir(name):
     return tempfile.mkdtemp(prefix=f"alarmclock-{name}-")
 
