@@ -64,6 +64,13 @@ final class ConfigKeeper {
           .error,
           "\(path) is unusable: ringing the last good config, saved in \(lastGoodPath), "
             + "until the file is fixed")
+      } else if FileSystem.exists(lastGoodPath),
+        case .failure(let why) = ConfigFile.read(lastGoodPath)
+      {
+        // Kept as it is (root's, from a hand run?): only an edit of the config replaces it.
+        log(
+          .error,
+          "\(path) is unusable and the last good copy is unreadable (\(why)): no alarm is set")
       } else {
         log(.error, "\(path) is unusable and no earlier good config is saved: no alarm is set")
       }
@@ -106,7 +113,7 @@ final class ConfigKeeper {
     current = Snapshot(
       config: config, zone: loaded.zone, calendars: loaded.calendars, source: path)
     // Best effort: without the copy only the fallback after a restart is lost.
-    try? AtomicFile.write(bytes, to: lastGoodPath, mode: 0o640)
+    try? StateFiles.write(bytes, to: lastGoodPath, mode: 0o640)
     return .applied(
       warnings: loaded.result.warnings.map { $0.formatted(path: path) } + loaded.calendarWarnings)
   }
