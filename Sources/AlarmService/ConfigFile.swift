@@ -86,6 +86,21 @@ public enum ConfigFile {
     }
   }
 
+  /// The `[settings]` of the file at `path`: those of the config when it is good, else
+  /// what `ConfigDecoder.recoverSettings` reads from it (nil when it cannot be read), so
+  /// that the state directory and the socket survive a typo.
+  public static func settings(_ path: String, environment: [String: String], now: Instant?)
+    -> Settings?
+  {
+    guard case .success(let bytes) = read(path) else { return nil }
+    if case .success(let loaded) = decode(bytes, path: path, environment: environment, now: now),
+      let config = loaded.config
+    {
+      return config.settings
+    }
+    return ConfigDecoder.recoverSettings(String(decoding: bytes, as: UTF8.self), path: path)
+  }
+
   /// Decodes and validates config bytes read from `path` and resolves the time zone.
   /// With `requireCalendars` false (the last-good fallback), an unreadable calendar is
   /// reported but leaves the config usable: ringing on a holiday beats not ringing.

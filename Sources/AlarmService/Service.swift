@@ -78,11 +78,9 @@ public final class Service {
   {
     let env = options.environment
     let now = clock.now()
-    // The state directory and socket may be set in the config itself.
-    var settings: Settings? = nil
-    if case .success(let loaded) = ConfigFile.load(options.configPath, environment: env, now: now) {
-      settings = loaded.config?.settings
-    }
+    // The state directory and socket may be set in the config itself, and must be found
+    // even when it is broken: the last good copy and the state are there.
+    let settings = ConfigFile.settings(options.configPath, environment: env, now: now)
     let paths = ServicePaths(
       config: options.configPath, stateFlag: options.stateDir, socketFlag: options.socket,
       settings: settings)
