@@ -69,7 +69,16 @@ extension Service {
       try t.arm(after: interval, repeating: interval)
       try loop.register(t.descriptor, interest: .readable) { [unowned self] _ in
         _ = try? t.read()
-        try? self.notify?.watchdog()
+        do throws(SystemError) {
+          try self.notify?.watchdog()
+          self.watchdogFailing = false
+        } catch {
+          // Once per run of failures: systemd kills the service when they go on.
+          if !self.watchdogFailing {
+            self.log.error("cannot tell systemd the service is alive (WATCHDOG=1): \(error)")
+          }
+          self.watchdogFailing = true
+        }
       }
       watchdog = t
     } catch {
