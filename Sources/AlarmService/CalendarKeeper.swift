@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
 
 /// The `skip_calendars` files in force and their days off. Each file is watched (through

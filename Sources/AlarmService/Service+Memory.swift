@@ -1,3 +1,4 @@
+import AlarmFiles
 import AlarmPlatform
 
 /// The idle service's resident memory (docs/performance.md, "Idle").

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmFiles
 import AlarmService
 
 /// `alarmclock check`: validates the config file.
