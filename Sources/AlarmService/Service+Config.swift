@@ -115,7 +115,6 @@ extension Service {
       if config.settings.stateDir != before.stateDir || config.settings.socket != before.socket {
         log.notice("state_dir and socket changes apply after a restart")
       }
-      prepared = nil
       applyInputs()
       applyBuzzer()
       // The devices may have changed: check them again before the next alarm.
@@ -123,7 +122,9 @@ extension Service {
       let n = config.alarms.count
       log.notice("config applied (\(reason)): \(n) alarm\(n == 1 ? "" : "s")")
       try? notify?.status(readyStatus())
-      rearm(now: now)
+      // The reload's actions ran first (above): the inputs and buzzer follow the new config
+      // before the plan is made again.
+      settle([], now: now, invalidate: true)
     }
     return outcome
   }

@@ -214,8 +214,7 @@ public final class Service {
     try startAudioWatch()
     let now = clock.now()
     watchClock(now: now, starting: true)
-    perform(engine.advance(to: now))
-    rearm(now: now)
+    settle(engine.advance(to: now), now: now)
     let ready = readyStatus()
     log.notice(ready)
     do throws(SystemError) {
