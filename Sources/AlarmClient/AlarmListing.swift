@@ -1,6 +1,6 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
-import AlarmService
 
 /// The alarm list as `alarmclock list` shows it, and its `--json` objects (the web API's
 /// `GET /api/alarms` returns exactly these).

@@ -1,6 +1,6 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
-import AlarmService
 
 /// The client side of the control socket, shared by the CLI's `status`, `snooze`, ...
 /// and the web process.

@@ -18,10 +18,19 @@ public struct UnsafePathError: Error, CustomStringConvertible, Sendable {
 enum PathSafety {
   /// Refuses `directory` (what it is for in `role`) when others may write to it, unless
   /// it has the sticky bit and belongs to us or root (as /tmp does: others cannot replace
-  /// our files there). A directory that does not exist yet is fine: we create it.
+  /// our files there). A directory that does not exist yet is fine: we create it. One that
+  /// cannot be looked at (EACCES, ELOOP, ...) is refused: it is not known to be safe.
   static func checkDirectory(_ directory: String, role: String) throws(UnsafePathError) {
     var st = stat()
-    guard stat(directory, &st) == 0 else { return }
+    guard stat(directory, &st) == 0 else {
+      let code = errno
+      if code == ENOENT { return }
+      throw UnsafePathError(
+        path: directory,
+        description:
+          "\(role) \(directory) cannot be checked (\(SystemError.message(for: code))): it is "
+          + "not known that other users cannot plant files there")
+    }
     let mode = st.st_mode & 0o7777
     guard mode & S_IWOTH != 0 else { return }
     let sticky = mode & S_ISVTX != 0

@@ -89,7 +89,8 @@ public enum ReplyPayload: Hashable, Sendable {
   /// snooze: `{"ok":true,"until":...}`.
   case snooze(until: String)
 
-  var members: [String: JSONValue] {
+  /// The reply's fields, `ok` aside (the web API answers with exactly these).
+  public var members: [String: JSONValue] {
     switch self {
     case .empty: return [:]
     case .status(let s): return s.members

@@ -130,12 +130,7 @@ extension WebApp {
   func control(_ request: ControlRequest) -> WebResponse {
     switch ServiceRequests.send(request, socket: setup.socketPath, timeout: setup.serviceTimeout) {
     case .failure(let e): return Self.failure(e)
-    case .success(let payload):
-      guard
-        case .object(var members)? = try? JSONValue.parse(ControlReply.ok(payload).encodedLine())
-      else { return .json(.object([:])) }
-      members["ok"] = nil
-      return .json(.object(members))
+    case .success(let payload): return .json(.object(payload.members))
     }
   }
 

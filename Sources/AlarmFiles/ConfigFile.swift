@@ -18,6 +18,8 @@ public struct LoadedConfig {
   /// Every diagnostic as `path:line:col: message` (and zone problems, calendar errors and
   /// warnings).
   public var messages: [String]
+  /// The errors among `messages` (by their severity, not their text).
+  public var errors: [String] = []
   /// The `skip_calendars` files, read and parsed (set when the config is usable).
   public var calendars = SkipCalendarFiles.Loaded()
   /// The calendars' warnings and alarms they keep quiet for a year, as in `messages`.
@@ -93,11 +95,15 @@ public enum ConfigFile {
     -> Settings?
   {
     guard case .success(let bytes) = read(path) else { return nil }
-    if case .success(let loaded) = decode(bytes, path: path, environment: environment, now: now),
-      let config = loaded.config
-    {
-      return config.settings
-    }
+    return settings(
+      bytes, decode(bytes, path: path, environment: environment, now: now), path: path)
+  }
+
+  /// The `[settings]` of `bytes` read from `path`, given what `decode` made of them.
+  public static func settings(
+    _ bytes: [UInt8], _ decoded: Result<LoadedConfig, ConfigFileError>, path: String
+  ) -> Settings {
+    if case .success(let loaded) = decoded, let config = loaded.config { return config.settings }
     return ConfigDecoder.recoverSettings(String(decoding: bytes, as: UTF8.self), path: path)
   }
 
@@ -126,10 +132,14 @@ public enum ConfigFile {
     }
     var loaded = LoadedConfig(
       path: path, result: result, config: config, zone: zone, messages: messages)
+    loaded.errors =
+      result.diagnostics.filter { $0.severity == .error }.map { $0.formatted(path: path) }
+      + messages.dropFirst(result.diagnostics.count)
     if let config {
       let calendars = SkipCalendarFiles.load(config, configPath: path)
       loaded.calendars = calendars
       loaded.messages += calendars.errors
+      loaded.errors += calendars.errors
       if calendars.errors.isEmpty || !requireCalendars {
         let when = now ?? currentInstant()
         loaded.calendarWarnings =
