@@ -45,11 +45,14 @@ enum PathSafety {
         + "service's own")
   }
 
-  /// The owner of the file at `path` when it is neither this process's user nor root
-  /// (root's files are trusted: only root could have written them); nil otherwise, or when
-  /// nothing is there.
+  /// The owner of the file at `path` when it is neither this process's user, nor root
+  /// (only root could have written root's files), nor the owner of its directory (who
+  /// could replace anything in it anyway: the service's user, when root runs the service
+  /// by hand on the packaged service's state); nil otherwise, or when nothing is there.
   static func foreignOwner(of path: String) throws(SystemError) -> uid_t? {
     guard let st = try FileSystem.status(path) else { return nil }
-    return st.st_uid == geteuid() || st.st_uid == 0 ? nil : st.st_uid
+    if st.st_uid == geteuid() || st.st_uid == 0 { return nil }
+    let directory = try FileSystem.status(FileSystem.directoryName(path))
+    return directory?.st_uid == st.st_uid ? nil : st.st_uid
   }
 }
