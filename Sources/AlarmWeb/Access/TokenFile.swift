@@ -7,14 +7,32 @@ import CMicroHTTPD
 
 /// The token file: read it, or create it with a random secret (mode 0600).
 public enum TokenFile {
+  /// The shortest token taken: guessing 16 characters at the login throttle's pace is out
+  /// of reach; a shorter one is refused rather than used silently.
+  public static let minimumLength = 16
+
   /// Reads the token at `path`; when there is no file, writes a new random one. `created`
-  /// tells the caller to print the login URL.
+  /// tells the caller to print the login URL. A file that every user may read, or a token
+  /// shorter than `minimumLength`, is refused with the fix in the message.
   public static func load(_ path: String) throws(SystemError) -> (token: String, created: Bool) {
-    if FileSystem.exists(path) {
+    if let st = try FileSystem.status(path) {
+      let mode = st.st_mode & 0o777
+      guard mode & 0o006 == 0 else {
+        throw SystemError(
+          "open(\(path))", errno: EACCES,
+          detail: "the token file is readable or writable by every user (mode "
+            + "\(String(mode, radix: 8))); make it private with 'chmod 600 \(path)'")
+      }
       let text = try FileSystem.readText(path, limit: 4096)
       let token = String(Substring(text).trimmingBlanksAndNewlines)
       guard !token.isEmpty else {
         throw SystemError("read(\(path))", errno: EINVAL, detail: "the token file is empty")
+      }
+      guard token.count >= minimumLength else {
+        throw SystemError(
+          "read(\(path))", errno: EINVAL,
+          detail: "the token is \(token.count) characters, fewer than \(minimumLength); write a "
+            + "longer one, or remove the file and a random one of 64 is made")
       }
       return (token, false)
     }

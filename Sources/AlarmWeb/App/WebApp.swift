@@ -92,10 +92,7 @@ public final class WebApp {
     } else {
       response = page(request)
     }
-    response.headers += [
-      ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
-      ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
-    ]
+    response.headers += WebResponse.safetyHeaders
     if response.header("content-type")?.hasPrefix("text/html") == true {
       response.headers.append(
         (

@@ -129,6 +129,17 @@ final class MicroHTTPD {
       slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
       openRequests += 1
       onRequest?(connection)
+      // Two lengths: which one frames the body is ambiguous (request smuggling through a
+      // proxy that picks the other one); refused before any body is read.
+      let lengths = pairs(connection, .HEADER_KIND).filter {
+        $0.name.lowercased() == "content-length"
+      }
+      if lengths.count > 1 {
+        var r = WebResponse.error(
+          400, "bad-request", "the request has \(lengths.count) Content-Length headers")
+        r.headers.append(("Connection", "close"))
+        return queue(connection, r)
+      }
       if let length = lookup(connection, .HEADER_KIND, "Content-Length"),
         let n = Int(length), n > limits.maxBody
       {
@@ -205,6 +216,10 @@ final class MicroHTTPD {
     guard let r else { return .NO }
     defer { MHD_destroy_response(r) }
     for (name, value) in response.headers { _ = MHD_add_response_header(r, name, value) }
+    // Replies made here (413, 400) get the headers WebApp's replies carry.
+    if response.header("X-Content-Type-Options") == nil {
+      for (name, value) in WebResponse.safetyHeaders { _ = MHD_add_response_header(r, name, value) }
+    }
     return MHD_queue_response(connection, UInt32(response.status), r)
   }
 

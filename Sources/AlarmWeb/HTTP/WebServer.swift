@@ -124,7 +124,9 @@ public final class WebServer {
       drop(slots.makeRoom(for: peer))
       accepted[fd] = peer
       let ok = withUnsafePointer(to: &sa) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { http.add(fd, address: $0, length: length) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          http.add(fd, address: $0, length: length)
+        }
       }
       accepted[fd] = nil
       if !ok { break }
