@@ -68,6 +68,30 @@ import Testing
     #expect(r.stderr.contains("the token is 9 characters, fewer than 16"))
   }
 
+  /// A new token works at once, the old one and its logins at once no more.
+  @Test func aNewTokenInTheFileWorksAtOnce() throws {
+    let web = try Self.start("web-new-token")
+    defer { web.dir.remove() }
+    let login = try web.request("POST", "/login", body: "token=\(web.token)", auth: false)
+    let cookie = try #require(login.header("Set-Cookie")?.split(separator: ";").first)
+    #expect(
+      try web.request("GET", "/", headers: ["Cookie": String(cookie)], auth: false).status == 200)
+    let fresh = String(repeating: "f", count: 20) + "new-token"
+    let temp = try web.dir.write("token.new", fresh + "\n")
+    chmod(temp, 0o600)
+    #expect(rename(temp, web.tokenPath) == 0)
+    let new = try web.request(
+      "GET", "/api/alarms", headers: ["Authorization": "Bearer \(fresh)"], auth: false)
+    #expect(new.status == 200)
+    #expect(try web.request("GET", "/api/alarms").status == 401)
+    let page = try web.request("GET", "/", headers: ["Cookie": String(cookie)], auth: false)
+    #expect(page.status == 303)
+    #expect(page.header("Location") == "/login")
+    try waitFor("the change in the log", timeout: 10) {
+      web.log.contains("the new token is in use")
+    }
+  }
+
   @Test func theAPINeedsTheToken() throws {
     let web = try Self.start("web-auth")
     defer { web.dir.remove() }
