@@ -89,6 +89,13 @@ final class ConfigKeeper {
           .error,
           "\(path) is unusable: ringing the last good config, saved in \(lastGoodPath), "
             + "until the file is fixed")
+      } else if FileSystem.exists(lastGoodPath),
+        case .failure(let why) = ConfigFile.read(lastGoodPath)
+      {
+        // Kept as it is (root's, from a hand run?): only an edit of the config replaces it.
+        log(
+          .error,
+          "\(path) is unusable and the last good copy is unreadable (\(why)): no alarm is set")
       } else {
         log(.error, "\(path) is unusable and no earlier good config is saved: no alarm is set")
       }
@@ -135,7 +142,7 @@ final class ConfigKeeper {
       config: config, zone: loaded.zone, calendars: loaded.calendars, source: path)
     // Without the copy the fallback after a restart is lost: say so, the config still applies.
     do {
-      try AtomicFile.write(bytes, to: lastGoodPath, mode: 0o640)
+      try StateFiles.write(bytes, to: lastGoodPath, mode: 0o640)
     } catch {
       log(
         .error,

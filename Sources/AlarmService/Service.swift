@@ -109,6 +109,9 @@ public final class Service {
     log.info(
       "alarmclock \(Service.version): config \(paths.config), state \(paths.stateDir), "
         + "socket \(paths.socket)")
+    if geteuid() == 0 {
+      log.notice(StateFiles.rootNotice(stateDir: paths.stateDir, socket: paths.socket))
+    }
     self.paths = paths
     self.options = options
     self.environment = env
