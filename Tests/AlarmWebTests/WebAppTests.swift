@@ -57,6 +57,25 @@ import Testing
     #expect(try String(contentsOfFile: dir.file("alarms.toml"), encoding: .utf8) == Self.text)
   }
 
+  /// `GET /api/next` and the page count the service's skip (from its state file), as
+  /// `status` does: the skipped occurrence is listed under the next one, not as it.
+  @Test func nextCountsTheServicesSkip() throws {
+    let dir = try TempDir("webapp")
+    defer { try? FileManager.default.removeItem(atPath: dir.path) }
+    let app = try Self.app(dir)
+    // 1_800_000_000 is Friday 2027-01-15 08:00 UTC: work's next occurrence is Monday's.
+    let skipped = LocalDate(year: 2027, month: 1, day: 18)
+    try FileManager.default.createDirectory(
+      atPath: dir.file("state"), withIntermediateDirectories: true)
+    let state = ServiceState(marks: ScheduleMarks(skipNext: ["work": skipped]))
+    try Data(StateCodec.encode(state)).write(to: URL(fileURLWithPath: dir.file("state/state.json")))
+    let next = app.respond(WebRequest(method: "GET", path: "/api/next", headers: Self.bearer))
+    #expect(next.status == 200)
+    let body = String(decoding: next.body, as: UTF8.self)
+    #expect(body.contains("\"at\":\"2027-01-19T06:45:00+00:00\""), "\(body)")
+    #expect(body.contains("\"date\":\"2027-01-18\",\"kind\":\"once\""), "\(body)")
+  }
+
   @Test func wrongTokensAreSlowedDownMoreEachTime() throws {
     let dir = try TempDir("webapp")
     defer { try? FileManager.default.removeItem(atPath: dir.path) }

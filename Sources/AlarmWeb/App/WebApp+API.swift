@@ -149,9 +149,12 @@ extension WebApp {
   private func next(_ request: WebRequest) -> WebResponse {
     var count = 1
     if let text = request.queryValue("count") {
-      guard let n = Int(text), ControlRequest.nextCountRange.contains(n) else {
+      let range = ControlRequest.nextCountRange
+      guard let n = Int(text), range.contains(n) else {
         return .error(
-          400, "invalid-value", "count wants a whole number from 1 to 100, not '\(text)'")
+          400, "invalid-value",
+          "count wants a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'"
+        )
       }
       count = n
     }
