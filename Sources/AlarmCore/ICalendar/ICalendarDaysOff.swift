@@ -62,19 +62,29 @@ extension ICalendarFile {
   }
 }
 
-/// The days off of one or more calendar files over a window, precomputed for
-/// the engine's per-day question. Rebuild it when the files change or the
-/// window runs out (`covers`).
+/// The days off of one or more calendar files, precomputed over a window for
+/// the engine's per-day question. A day outside the window is expanded when
+/// asked (slower, never wrong): a query reaching past the window, such as
+/// `next --from` over years, still sees every day off. Rebuild the table when
+/// the files change or today nears the window's end (`covers`).
 public struct ICalendarDaysOff: Sendable {
-  /// The first and last day the table knows about.
+  /// The first and last day the table holds precomputed.
   public let window: ClosedRange<LocalDate>
   private let reasons: [Int: String]
+  private let files: [ICalendarFile]
 
   /// Expands `files` (in order; reasons of several files join like those of
   /// several events) over `first...last`.
   public init(_ files: [ICalendarFile], from first: LocalDate, through last: LocalDate) {
     let last = max(first, last)
     window = first...last
+    self.files = files
+    reasons = Self.expand(files, from: first, through: last)
+  }
+
+  private static func expand(
+    _ files: [ICalendarFile], from first: LocalDate, through last: LocalDate
+  ) -> [Int: String] {
     var names: [Int: [String]] = [:]
     for file in files {
       for (date, reason) in file.daysOff(from: first, through: last) {
@@ -82,14 +92,20 @@ public struct ICalendarDaysOff: Sendable {
         if !(names[day]?.contains(reason) ?? false) { names[day, default: []].append(reason) }
       }
     }
-    reasons = names.mapValues { $0.joined(separator: ", ") }
+    return names.mapValues { $0.joined(separator: ", ") }
   }
 
-  /// Whether `date` is inside the window (outside it `reason` says nil).
+  /// Whether `date` is inside the precomputed window.
   public func covers(_ date: LocalDate) -> Bool { window.contains(date) }
 
-  /// The reason `date` is a day off, or nil when it is not (or is outside the window).
-  public func reason(on date: LocalDate) -> String? { reasons[date.daysSinceEpoch] }
+  /// The reason `date` is a day off, or nil when it is not. Outside the window
+  /// the files are expanded for that one day.
+  public func reason(on date: LocalDate) -> String? {
+    guard covers(date) else {
+      return Self.expand(files, from: date, through: date)[date.daysSinceEpoch]
+    }
+    return reasons[date.daysSinceEpoch]
+  }
 
   /// How many days of the window are days off.
   public var count: Int { reasons.count }

@@ -26,11 +26,16 @@ public struct SkippedOccurrence: Hashable, Sendable {
 }
 
 /// The days off of every `skip_calendars` file, expanded over a window around today
-/// (`today - 1 ... today + aheadDays`). Past the window a calendar says nothing, so the
-/// service rebuilds the table once today passes the window's middle (`isStale`).
+/// (`today - 1 ... today + aheadDays`). A day past the window is expanded when asked (a
+/// `next --from` over years sees every day off), but slowly, so the service rebuilds the
+/// table once today passes the window's middle (`isStale`).
 public struct DaysOff: Sendable {
   /// How many days past today the table reaches.
   public static let aheadDays = 400
+
+  /// How far past the query a calendar's days off are followed before the schedule
+  /// decides the alarm does not ring: ten years.
+  public static let searchDays = 3653
 
   /// Per file (resolved path).
   public let tables: [String: ICalendarDaysOff]

@@ -8,7 +8,8 @@
 /// - Repeating alarms ring on each of their weekdays (of the local date) at
 ///   their wall time, except on `skip` dates and ranges, on the days off of their
 ///   `skip_calendars` (`daysOff`) and on `marks.skipNext[id]`. However many days are
-///   skipped, the search goes on until a day rings (it never gives up silently).
+///   skipped, the search goes on until a day rings (it never gives up silently), up to
+///   `DaysOff.searchDays` of calendar days off in a row (then the alarm does not ring).
 /// - A one-off with `date` rings once, then never again once its mark is done.
 /// - A one-off without `date` rings at the first occurrence of its time
 ///   strictly after it was armed (`marks.oneOffs[id].armedAt`; without a
@@ -212,6 +213,12 @@ private struct Context {
       }
       guard accepts(date) else { continue }
       if let reason = skipReason(alarm, date, skipNext: skipNext) {
+        // A calendar is expanded day by day past its table: one covering every day for
+        // years means the alarm does not ring (`check` warns at a year), not a firing on a
+        // day off.
+        if case .calendar = reason, date.daysSinceEpoch - firstDay > DaysOff.searchDays {
+          return nil
+        }
         daysLeft += 7
         // No day map for the skipped days of a long vacation but the first two.
         if date.daysSinceEpoch > firstDay + 2 || instant(date, alarm.time) > t {

@@ -1,7 +1,7 @@
 import AlarmClient
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
-import AlarmService
 
 /// What the web process works on: the config file, the service's socket and state.
 public struct WebSetup: Sendable {
