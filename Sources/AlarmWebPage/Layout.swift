@@ -98,12 +98,17 @@ enum Layout {
     .stack>*+*{margin-top:.75rem}
     """
 
-  // Optional improvements: confirm deletes, show the volume, and poll the service's status
-  // every 3 s to show or hide the ringing panel.
+  // Optional improvements: log in with the token after `#` in the login link (the
+  // fragment never reaches the server; it is taken out of the address and the history
+  // before the form posts it), confirm deletes, show the volume, and poll the service's
+  // status every 3 s to show or hide the ringing panel.
   static let script = """
     (function(){var d=document,r=d.getElementById("ring");\
     d.querySelectorAll("form[data-confirm]").forEach(function(f){f.addEventListener("submit",\
     function(e){if(!confirm(f.dataset.confirm))e.preventDefault()})});\
+    var h=location.hash,t=d.querySelector("input[name=token]");\
+    if(t&&h.length>1){history.replaceState(null,"",location.pathname);\
+    t.value=decodeURIComponent(h.slice(1));t.form.submit()}\
     var v=d.querySelector("input[type=range]"),o=d.getElementById("vol");\
     if(v&&o)v.addEventListener("input",function(){o.textContent=v.value});\
     if(!r)return;function show(s){if(!s){r.hidden=true;return}\

@@ -32,6 +32,18 @@ import Testing
     #expect(s.makeRoom(for: WebPeer([10, 0, 0, 3])) == [1])
   }
 
+  @Test func loopbackHasNoPerAddressCap() {
+    var s = Self.slots()
+    let local = WebPeer([127, 0, 0, 1])
+    #expect(local.isLoopback && WebPeer([UInt8](repeating: 0, count: 15) + [1]).isLoopback)
+    #expect(!Self.a.isLoopback)
+    for i in 0..<8 {
+      #expect(s.makeRoom(for: local).isEmpty)
+      s.opened(i, peer: local, now: .seconds(i))
+    }
+    #expect(s.makeRoom(for: local) == [0])
+  }
+
   @Test func onlyCompleteUnrefusedRequestsAreProgress() {
     var s = Self.slots()
     s.opened(1, peer: Self.a, now: .zero)

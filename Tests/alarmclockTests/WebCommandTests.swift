@@ -40,12 +40,18 @@ import Testing
     #expect(st.st_mode & 0o777 == 0o600)
     #expect(web.token.count == 64)
     #expect(web.log.contains("created \(web.tokenPath)"))
-    #expect(web.log.contains("/login?token=\(web.token)"))
+    // Not a terminal (a log, the journal): the token is not written there.
+    #expect(!web.log.contains(web.token))
+    #expect(web.log.contains("'alarmclock web --print-url' prints the login link"))
     let r = try CLI.run([
       "web", "--print-url", "--config", web.configPath, "--listen", "192.168.1.5:8080",
     ])
     #expect(r.status == 0)
-    #expect(r.stdout == "log in at http://192.168.1.5:8080/login?token=\(web.token)\n")
+    #expect(r.stdout == "log in at http://192.168.1.5:8080/login#\(web.token)\n")
+    // A token in the query logs nobody in (it would reach logs and the history).
+    let query = try web.request("GET", "/login?token=\(web.token)", auth: false)
+    #expect(query.status == 200)
+    #expect(query.header("Set-Cookie") == nil)
   }
 
   @Test func aTokenFileOthersCanReadOrAShortTokenIsRefused() throws {

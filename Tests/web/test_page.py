@@ -413,9 +413,13 @@ def _alert(d):
 
 
 def chinese(c, rig, page):
-    # The login link `alarmclock web --print-url` prints.
-    page.go("/login?token=" + rig.token)
+    # The login link `alarmclock web --print-url` prints: the token after "#", posted by
+    # the page's script and taken out of the address.
+    page.go("/login#" + rig.token)
+    page.wait("the login form to post the token", lambda: page.path() == "/")
     c.check("the printed login URL logs in", page.path() == "/", page.path())
+    c.check("the token is not in the history",
+            rig.token not in page.d.execute_script("return location.href"), page.path())
     c.check("the list is in Traditional Chinese",
             page.d.find_element(By.TAG_NAME, "h1").text == "鬧鐘"
             and page.d.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-Hant-TW")

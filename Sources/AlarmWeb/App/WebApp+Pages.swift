@@ -14,8 +14,8 @@ extension WebApp {
         return login(request, FormData(request.body)?["token"] ?? "", context)
       }
       if request.method == "GET" || request.method == "HEAD" {
-        // The URL `--print-url` prints: log in, then leave the token out of the address bar.
-        if let token = request.queryValue("token") { return login(request, token, context) }
+        // A token in the query is not taken: it would reach logs and the history. The
+        // link `--print-url` prints has it after `#`, which the page's script posts.
         return .html(WebPage.login(LoginPage(), context))
       }
       return notAllowed("GET, POST", context)

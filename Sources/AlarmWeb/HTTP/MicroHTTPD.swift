@@ -10,7 +10,8 @@ public struct WebLimits: Sendable {
   /// Open connections at most; a newcomer past it closes the connection idle the longest.
   public var connections: UInt32 = 64
   /// Open connections from one address (IPv4, or an IPv6 /64) at most; a newcomer past it
-  /// closes that address's connection idle the longest.
+  /// closes that address's connection idle the longest. Loopback is exempt: a TLS proxy
+  /// in front puts every client on 127.0.0.1.
   public var perAddress: Int = 16
   /// Seconds a connection may go without progress (a complete request): idle, trickling
   /// a request (the slowloris attack: a byte is not progress), or refused.

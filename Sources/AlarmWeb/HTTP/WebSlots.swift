@@ -9,7 +9,8 @@
 /// - A connection whose clock is older than the idle timeout is closed: `timeout`, or
 ///   `pressureTimeout` while more than half the slots are taken.
 /// - A newcomer always gets a slot: at `perAddress` connections from its address (an IPv4
-///   address, an IPv6 /64) one of those is closed; at `connections` in all, one of all.
+///   address, an IPv6 /64; loopback, where a local TLS proxy puts every client, is
+///   exempt) one of those is closed; at `connections` in all, one of all.
 ///   The one closed is a connection whose last request was refused (a wrong token) if
 ///   there is one, else the one idle the longest: the newest connections, such as the
 ///   owner's request, are the last ones closed, even among token guessers from the same
@@ -47,7 +48,7 @@ struct WebSlots<ID: Hashable> {
   /// The connections to close so that a newcomer from `peer` fits (already forgotten).
   mutating func makeRoom(for peer: WebPeer) -> [ID] {
     var evicted: [ID] = []
-    let same = slots.filter { $0.value.peer == peer }
+    let same = peer.isLoopback ? [:] : slots.filter { $0.value.peer == peer }
     if same.count >= limits.perAddress, let id = Self.oldest(same) {
       evicted.append(id)
       slots[id] = nil
@@ -126,6 +127,11 @@ struct WebPeer: Hashable, Sendable, CustomStringConvertible {
     } else {
       self.bytes = bytes
     }
+  }
+
+  /// 127.0.0.0/8 or ::1 (whose /64 is all zeros).
+  var isLoopback: Bool {
+    bytes.count == 4 ? bytes[0] == 127 : bytes.allSatisfy { $0 == 0 }
   }
 
   var description: String {

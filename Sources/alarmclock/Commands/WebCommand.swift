@@ -5,6 +5,10 @@ import AlarmPlatform
 import AlarmService
 import AlarmWeb
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// `alarmclock web`: the page and the JSON API over HTTP, in a process of its own.
 struct WebCommand: Command {
   static let name = "web"
@@ -74,9 +78,13 @@ struct WebCommand: Command {
     do throws(SystemError) {
       let (t, created) = try TokenFile.load(tokenPath)
       token = t
-      if created || printURL {
-        if created { printOut("created \(tokenPath) with a new random token") }
-        printOut("log in at \(address.url)/login?token=\(token)")
+      // The token after `#`: a browser never sends it, the page's script posts it. It is
+      // printed only to a terminal or when asked, never into a log (the journal).
+      if created { printOut("created \(tokenPath) with a new random token") }
+      if printURL || (created && isatty(1) == 1) {
+        printOut("log in at \(address.url)/login#\(token)")
+      } else if created {
+        printOut("'alarmclock web --print-url' prints the login link")
       }
     } catch {
       printError("alarmclock web: token file \(tokenPath): \(error)")

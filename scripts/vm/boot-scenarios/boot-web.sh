@@ -2,7 +2,8 @@
 # The web page's units as shipped, under systemd: alarmclock-web.socket is installed
 # disabled; once enabled, the first connection starts alarmclock-web.service in its own
 # sandbox (no network of its own, User=alarmclock, writes only /etc/alarmclock). The
-# token file is made 0600 for the service user; without it the API answers 401; an alarm
+# token file is made 0600 for the service user, the config directory is the service
+# user's and not its group's; without it the API answers 401; an alarm
 # added through the API is in the config (comments kept) and in force in the service.
 # shellcheck source=scripts/vm/boot-lib.sh
 source "$VM_REPO/scripts/vm/boot-lib.sh"
@@ -16,6 +17,15 @@ code=$(curl -s -m 30 -o /dev/null -w '%{http_code}' "$url/api/status")
 check "without the token the API answers 401" test "$code" = 401
 check "the connection started alarmclock-web.service" \
   wait_for 10 systemctl is-active -q alarmclock-web.service
+# Group members use status/snooze/stop only: the start gives the config directory to the
+# service's user (0755), so they cannot put a config with [hooks] in place (issue 28).
+log "config directory: $(stat -c '%a %U:%G' /etc/alarmclock 2>&1)"
+check "the config directory is 0755, owned by alarmclock" \
+  test "$(stat -c '%a %U' /etc/alarmclock 2>/dev/null)" = "755 alarmclock"
+group_id=$(getent group alarmclock | cut -d: -f3)
+check "a member of group alarmclock cannot rename a file over the config" \
+  not setpriv --reuid=65534 --regid=65534 --groups="$group_id" -- \
+  sh -c "printf '[hooks]\n' >/etc/alarmclock/.member && mv /etc/alarmclock/.member '$CONFIG'"
 token_file=/etc/alarmclock/web-token
 log "token file: $(stat -c '%a %U:%G' "$token_file" 2>&1)"
 check "the token file is 0600, owned by alarmclock" \
