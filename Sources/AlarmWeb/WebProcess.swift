@@ -63,6 +63,11 @@ public final class WebProcess {
       loop.stop()
       return
     }
-    try? idleTimer.arm(after: server.busy ? idleExit : idleExit - idle)
+    do throws(SystemError) {
+      try idleTimer.arm(after: server.busy ? idleExit : idleExit - idle)
+    } catch {
+      // Requests may be in flight: serve on, without the idle exit, and say so.
+      log.error("idle timer: \(error); the process no longer exits when idle")
+    }
   }
 }
