@@ -1,7 +1,8 @@
+import CShim
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import CShim
 
 /// An eventfd: a counter other threads bump with `signal()` to wake an epoll loop.
 public final class EventFd: Sendable {

@@ -1,7 +1,8 @@
+import CShim
+
 #if canImport(Glibc)
   import Glibc
 #endif
-import CShim
 
 /// One signal read from a `SignalFd`.
 public struct SignalInfo: Sendable, Equatable {
@@ -65,7 +66,7 @@ public final class SignalFd {
       let n: Int
       do throws(SystemError) {
         n = try retryingEINTR("read(signalfd)") { Glibc.read(fd, &info, size) }
-      } catch where error.isWouldBlock {
+      } catch  where error.isWouldBlock {
         return result
       }
       guard n == size else { return result }
