@@ -1,8 +1,7 @@
-import CShim
-
 #if canImport(Glibc)
   import Glibc
 #endif
+import CShim
 
 /// An eventfd: a counter other threads bump with `signal()` to wake an epoll loop.
 public final class EventFd: Sendable {

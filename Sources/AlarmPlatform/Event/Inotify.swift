@@ -1,8 +1,7 @@
-import CShim
-
 #if canImport(Glibc)
   import Glibc
 #endif
+import CShim
 
 /// An inotify instance: file system events as readable data.
 public final class Inotify {
@@ -60,7 +59,7 @@ public final class Inotify {
         n = try retryingEINTR("read(inotify)") {
           buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
         }
-      } catch  where error.isWouldBlock {
+      } catch where error.isWouldBlock {
         return events
       }
       if n <= 0 { return events }

@@ -1,8 +1,7 @@
-import CShim
-
 #if canImport(Glibc)
   import Glibc
 #endif
+import CShim
 
 /// One signal read from a `SignalFd`.
 public struct SignalInfo: Sendable, Equatable {
@@ -66,7 +65,7 @@ public final class SignalFd {
       let n: Int
       do throws(SystemError) {
         n = try retryingEINTR("read(signalfd)") { Glibc.read(fd, &info, size) }
-      } catch  where error.isWouldBlock {
+      } catch where error.isWouldBlock {
         return result
       }
       guard n == size else { return result }
