@@ -48,9 +48,19 @@ final class AudioEscalationTests {
     return samples[min(start, samples.count)...]
   }
 
-  func window(_ s: ArraySlice<Float>, _ from: Double, _ to: Double) -> ArraySlice<Float> {
+  /// [from, to) seconds into the ring; an issue when the recording stops short of it (a short
+  /// window is never judged silently).
+  func window(
+    _ s: ArraySlice<Float>, _ from: Double, _ to: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> ArraySlice<Float> {
     let a = s.startIndex + Int(from * SinkRecorder.rate)
     let b = s.startIndex + Int(to * SinkRecorder.rate)
+    if b > s.endIndex {
+      Issue.record(
+        "the recording ends \(Double(b - s.endIndex) / SinkRecorder.rate) s before \(to) s",
+        sourceLocation: sourceLocation)
+    }
     return s[min(a, s.endIndex)..<min(b, s.endIndex)]
   }
 

@@ -59,7 +59,8 @@ final class AudioPlaybackTests {
     let start = rec.frameIndex(realtime: try firstFrameTime())
     #expect(waitStopped() == .finished)
     let samples = rec.finish()
-    let window = samples[(start + 9600)..<min(samples.count, start + 38400)]  // 0.2 s - 0.8 s
+    let window = try #require(  // 0.2 s - 0.8 s
+      Signal.window(samples, start + 9600, start + 38400), "recorded only \(samples.count) frames")
     let f = Signal.zeroCrossingFrequency(window, rate: SinkRecorder.rate)
     #expect(abs(f - 440) < 4, "recorded \(f) Hz")
     #expect(
@@ -81,6 +82,8 @@ final class AudioPlaybackTests {
     // wall-clock mapping can be off by a second on a loaded machine.
     let start = Signal.onset(samples, threshold: 0.0002, from: mapped - 48_000) ?? mapped
     print("fade: mapped \(mapped), onset \(start), recorded \(samples.count)")
+    try #require(
+      samples.count >= start + Int(2.55 * 48000), "the recording ends before the full level")
     let w = 4800  // 100 ms windows
     func level(at seconds: Double) -> Double {
       let i = start + Int(seconds * 48000)
@@ -138,7 +141,8 @@ final class AudioPlaybackTests {
       if case .fallbackTone(let r) = e { r } else { nil }
     }
     #expect(reason.first?.file == bad)
-    let burst = samples[(start + 960)..<(start + 4800)]  // inside the first 120 ms burst
+    let burst = try #require(  // inside the first 120 ms burst
+      Signal.window(samples, start + 960, start + 4800), "recorded only \(samples.count) frames")
     let f = Signal.zeroCrossingFrequency(burst, rate: 48000)
     #expect(abs(f - FallbackTone.frequency) < 10, "recorded \(f) Hz")
   }
@@ -159,7 +163,8 @@ final class AudioPlaybackTests {
     }
     #expect(reasons == [SoundError(file: "../sine.wav", reason: .escapesDirectory)])
     #expect(!logs.events.contains { $0.contains("fallback") }, "\(logs.events)")
-    let burst = samples[(start + 960)..<(start + 4800)]
+    let burst = try #require(
+      Signal.window(samples, start + 960, start + 4800), "recorded only \(samples.count) frames")
     let f = Signal.zeroCrossingFrequency(burst, rate: 48000)
     #expect(abs(f - FallbackTone.frequency) < 10, "recorded \(f) Hz, not the 440 Hz file")
   }
@@ -178,7 +183,9 @@ final class AudioPlaybackTests {
     #expect(hit != nil, "no fallback after the file lost its data")
     #expect(waitStopped() == .maxDuration)
     let samples = rec.finish()
-    let late = samples[(start + 48000 * 2)..<(start + Int(48000 * 2.9))]
+    let late = try #require(
+      Signal.window(samples, start + 48000 * 2, start + Int(48000 * 2.9)),
+      "recorded only \(samples.count) frames")
     let tone = Signal.goertzel(late, frequency: 880, rate: 48000)
     let old = Signal.goertzel(late, frequency: 440, rate: 48000)
     #expect(tone > 10 * old, "880 Hz \(tone) vs 440 Hz \(old)")

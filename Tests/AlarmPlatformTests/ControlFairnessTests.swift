@@ -78,6 +78,35 @@ import Testing
     #expect(try fixture.turn(upTo: .seconds(90)) { flooder.poll().count == 2000 })
   }
 
+  /// Issue 24: 200 connections pipelining 2 ms requests keep a round of the backlog 400 ms
+  /// long; a fresh connection's request (an operator's `status` or `stop`) is answered
+  /// ahead of it, within 250 ms on a busy machine, again and again.
+  @Test func aFreshClientIsAnsweredAheadOf200PipelinedBacklogs() throws {
+    let fixture = try ControlFixture { line in
+      if line != "status" { busy(for: .milliseconds(2)) }
+      return line
+    }
+    let flood = String(repeating: "next\n", count: 1000)
+    var flooders: [ControlTestClient] = []
+    for i in 0..<200 {  // accepted as they come (the listen backlog is shorter)
+      flooders.append(try fixture.connect())
+      #expect(try fixture.turn { fixture.server.clientCount == i + 1 })
+    }
+    for c in flooders { c.send(flood) }
+    var answered: Int { flooders.reduce(0) { $0 + $1.poll().count } }
+    #expect(try fixture.turn { answered >= 400 }, "the flood is served")
+    var slowest = Duration.zero
+    for _ in 0..<5 {
+      let start = ContinuousClock.now
+      let probe = try fixture.connect()
+      probe.send("status\n")
+      #expect(try fixture.turn(upTo: .seconds(20)) { probe.poll() == ["status"] })
+      slowest = max(slowest, ContinuousClock.now - start)
+      _ = answered
+    }
+    #expect(slowest < .milliseconds(250), "status answered after \(slowest)")
+  }
+
   @Test func idleClientsAreClosedAndTheTimerStopsWithThem() throws {
     let limits = ControlServer.Limits(idleTimeout: .milliseconds(300))
     let fixture = try ControlFixture(limits: limits) { $0 }

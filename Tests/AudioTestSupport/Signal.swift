@@ -37,6 +37,12 @@ public enum Signal {
     return Double(crossings) * rate / Double(last - first)
   }
 
+  /// `samples[from..<to]`, or nil when the recording does not reach that far (judge a window
+  /// only once it is all there: `SinkRecorder.finish(through:)` waits for it).
+  public static func window(_ samples: [Float], _ from: Int, _ to: Int) -> ArraySlice<Float>? {
+    from >= 0 && from < to && to <= samples.count ? samples[from..<to] : nil
+  }
+
   /// The root-mean-square level.
   public static func rms(_ samples: ArraySlice<Float>) -> Double {
     guard !samples.isEmpty else { return 0 }

@@ -77,13 +77,39 @@ public final class SinkRecorder: @unchecked Sendable {
     Int(((realtime - lock.withLock { origin }) * SinkRecorder.rate).rounded())
   }
 
-  /// Waits `seconds` more of recording.
-  public func record(seconds: Double) { usleep(UInt32(seconds * 1_000_000)) }
+  /// Whether the recording so far reaches the CLOCK_REALTIME instant `realtime`.
+  public func covers(realtime: Double) -> Bool { frames() >= frameIndex(realtime: realtime) }
 
-  /// Stops and returns the left channel as floats.
-  public func finish() -> [Float] {
+  /// Waits until the recording reaches the CLOCK_REALTIME instant `realtime` (polling its
+  /// length), at most `timeout` seconds past that instant; false when it never does (a
+  /// stalled recorder on a busy machine), with the shortfall written to standard error.
+  @discardableResult
+  public func waitUntilRecorded(through realtime: Double, timeout: Double = 10) -> Bool {
+    let deadline = max(realtime, realtimeNow()) + timeout
+    while !covers(realtime: realtime) {
+      if realtimeNow() > deadline {
+        let short = Double(frameIndex(realtime: realtime) - frames()) / SinkRecorder.rate
+        FileHandle.standardError.write(
+          Data(
+            "SinkRecorder: the recording is still \(short) s short of the instant asked \(timeout) s after it\n"
+              .utf8))
+        return false
+      }
+      usleep(2000)
+    }
+    return true
+  }
+
+  /// Records `seconds` more: waits until the recording reaches that far past now.
+  public func record(seconds: Double) { waitUntilRecorded(through: realtimeNow() + seconds) }
+
+  /// Stops and returns the left channel as floats, once the recording reaches `realtime`
+  /// (by default 200 ms past the call, for what was written just before it to pass the
+  /// sound server): a window judged afterwards is never cut short by blocks still on their
+  /// way. A test whose windows end later than that passes their end.
+  public func finish(through realtime: Double? = nil, timeout: Double = 10) -> [Float] {
+    waitUntilRecorded(through: realtime ?? realtimeNow() + 0.2, timeout: timeout)
     lock.withLock { watching = false }
-    usleep(200_000)  // let the last blocks arrive
     // SIGKILL: the test process may hand its children a mask that blocks SIGTERM.
     kill(parec.processIdentifier, SIGKILL)
     kill(keepAlive.processIdentifier, SIGKILL)

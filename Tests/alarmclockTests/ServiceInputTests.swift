@@ -79,8 +79,8 @@ struct ServiceInputTests {
     #expect(try service.sessionState() == nil)
     rec.record(seconds: 0.5)
     Self.write(fifo, Self.key(57, 0))  // the late release does nothing more
-    let samples = rec.finish()
     let stopAt = holdAt + 1.0
+    let samples = rec.finish(through: stopAt + 0.6)
     #expect(Ring.sounding(samples, rec, from: firing.unix + 0.1, to: snoozeAt - 0.05))
     #expect(Ring.silent(samples, rec, from: snoozeAt + 0.1, to: againAt - 0.1))
     #expect(Ring.sounding(samples, rec, from: againAt + 0.3, to: stopAt - 0.05))
@@ -146,7 +146,7 @@ struct ServiceInputTests {
     try service.waitForLog("long press: stop", timeout: 3)
     #expect(try service.sessionState() == nil)
     rec.record(seconds: 0.6)
-    let samples = rec.finish()
+    let samples = rec.finish(through: holdAt + 1.5)
     let againAt = snoozeAt + 3  // the press plus the snooze, to the millisecond
     #expect(Ring.silent(samples, rec, from: snoozeAt + 0.1, to: againAt - 0.1))
     #expect(Ring.sounding(samples, rec, from: againAt + 0.3, to: holdAt + 0.95))

@@ -46,20 +46,43 @@ struct ServiceRingTests {
   }
 
   /// Whether the recording sounds at 440 Hz in [from, to) (realtime seconds).
-  static func sounding(_ samples: [Float], _ rec: SinkRecorder, from: Double, to: Double) -> Bool {
-    let a = max(0, rec.frameIndex(realtime: from))
-    let b = min(samples.count, rec.frameIndex(realtime: to))
-    guard b - a > 2400 else { return false }
-    let slice = samples[a..<b]
+  static func sounding(
+    _ samples: [Float], _ rec: SinkRecorder, from: Double, to: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    guard let slice = window(samples, rec, from: from, to: to, sourceLocation) else {
+      return false
+    }
     return Signal.rms(slice) > 0.05
       && abs(Signal.zeroCrossingFrequency(slice, rate: SinkRecorder.rate) - tone) < 15
   }
 
-  static func silent(_ samples: [Float], _ rec: SinkRecorder, from: Double, to: Double) -> Bool {
+  static func silent(
+    _ samples: [Float], _ rec: SinkRecorder, from: Double, to: Double,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) -> Bool {
+    guard let slice = window(samples, rec, from: from, to: to, sourceLocation) else {
+      return false
+    }
+    return Signal.rms(slice) < 0.001
+  }
+
+  /// The samples of [from, to), or nil (and an issue saying so) when the recording does not
+  /// cover the whole window: a short recording is never judged (`finish(through:)` waits).
+  static func window(
+    _ samples: [Float], _ rec: SinkRecorder, from: Double, to: Double,
+    _ sourceLocation: SourceLocation
+  ) -> ArraySlice<Float>? {
     let a = max(0, rec.frameIndex(realtime: from))
-    let b = min(samples.count, rec.frameIndex(realtime: to))
-    guard b - a > 2400 else { return false }
-    return Signal.rms(samples[a..<b]) < 0.001
+    let b = rec.frameIndex(realtime: to)
+    guard b <= samples.count, b - a > 2400 else {
+      let short = Double(b - samples.count) / SinkRecorder.rate
+      Issue.record(
+        "the recording (frames 0..<\(samples.count)) does not cover the judged window \(a)..<\(b) (\(short) s short at its end)",
+        sourceLocation: sourceLocation)
+      return nil
+    }
+    return samples[a..<b]
   }
 
   @Test func ringSnoozeRingAgainStop() throws {
@@ -87,7 +110,7 @@ struct ServiceRingTests {
     let stop = try service.ctl(["stop"])
     #expect(stop.status == 0 && stop.stdout == "stopped\n", "\(stop.stderr)")
     rec.record(seconds: 1)
-    let samples = rec.finish()
+    let samples = rec.finish(through: stopAt + 0.8)
     #expect(try service.sessionState() == nil)
 
     // Rang from the firing instant: not before it, and soon after (how soon, the 5 ms
@@ -120,7 +143,7 @@ struct ServiceRingTests {
     let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.ring)
     try service.waitForLog("session of 'wake' ended: silenced", timeout: 10)
     rec.record(seconds: 1)
-    let samples = rec.finish()
+    let samples = rec.finish(through: firing.unix + 2.9)
     #expect(Self.sounding(samples, rec, from: firing.unix + 0.1, to: firing.unix + 1.9))
     #expect(Self.silent(samples, rec, from: firing.unix + 2.2, to: firing.unix + 2.9))
     let history = try service.status()["history"] as? [[String: Any]] ?? []

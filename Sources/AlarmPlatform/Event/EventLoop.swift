@@ -45,9 +45,10 @@ public enum EventPriority: Sendable, Hashable {
 ///
 /// Fairness: `.client` registrations live in a second epoll set nested in the main one.
 /// Each round dispatches every ready urgent event first, then one client turn: queued client
-/// items (ready client descriptors and `queueClientWork` tasks, in FIFO order) until
-/// `clientBudget` of CLOCK_MONOTONIC time is spent. Whatever is left waits for the next
-/// round, which polls the urgent sources first (without sleeping while client work waits).
+/// items (ready client descriptors and `queueClientWork` tasks, each lane in FIFO order, the
+/// lanes taken in turn: `ClientLanes`) until `clientBudget` of CLOCK_MONOTONIC time is
+/// spent. Whatever is left waits for the next round, which polls the urgent sources first
+/// (without sleeping while client work waits).
 ///
 /// Everything except `handle` is for the loop's own thread. Other threads talk to the loop
 /// through `handle.post { }`, `handle.stop()` and `Mailbox`es, which wake it through an eventfd.
@@ -62,11 +63,6 @@ public final class EventLoop {
     var handler: Handler
   }
 
-  private enum ClientItem {
-    case ready(token: UInt64, events: IOEvents)
-    case task(() -> Void)
-  }
-
   /// The thread-safe way in: post tasks, stop the loop.
   public let handle: EventLoopHandle
   /// Client work done per round before the loop polls the urgent sources again (at least
@@ -79,9 +75,7 @@ public final class EventLoop {
   private var nextToken: UInt64 = 1
   private var stopRequested = false
   private var mailboxDrains: [Int: () -> Void] = [:]
-  private var clientQueue: [ClientItem] = []
-  private var clientHead = 0
-  private var queuedReady = 0  // `.ready` items in the queue
+  private var clientLanes = ClientLanes()
   private static let inboxToken: UInt64 = 0
   private static let clientSetToken = UInt64.max
 
@@ -118,7 +112,7 @@ public final class EventLoop {
       try retryingEINTR("epoll_ctl(ADD, \(fd))") {
         cshim_epoll_ctl(ep, EPOLL_CTL_ADD, raw, events, token)
       }
-    } catch where error.errno == EEXIST {
+    } catch  where error.errno == EEXIST {
       try retryingEINTR("epoll_ctl(MOD, \(fd))") {
         cshim_epoll_ctl(ep, EPOLL_CTL_MOD, raw, events, token)
       }
@@ -155,14 +149,15 @@ public final class EventLoop {
   /// True while `fd` is registered.
   public func isRegistered(_ fd: FileDescriptor) -> Bool { tokens[fd.rawValue] != nil }
 
-  /// Runs `work` on the loop thread in a later client turn, after the client items already
-  /// queued: how a client with more buffered requests waits for its next turn.
+  /// Runs `work` on the loop thread in a later client turn, after the tasks already queued
+  /// (ready client descriptors take turns with them): how a client with more buffered
+  /// requests waits for its next turn.
   public func queueClientWork(_ work: @escaping () -> Void) {
-    clientQueue.append(.task(work))
+    clientLanes.append(work)
   }
 
   /// True while client items wait for a turn (the loop then polls instead of sleeping).
-  public var hasClientWork: Bool { clientHead < clientQueue.count }
+  public var hasClientWork: Bool { !clientLanes.isEmpty }
 
   /// Runs until `stop()` (or `handle.stop()`); throws only if epoll itself fails.
   public func run() throws(SystemError) {
@@ -224,30 +219,26 @@ public final class EventLoop {
   /// collected only once the previous batch is served: they are level-triggered, so a
   /// descriptor still queued would otherwise be queued twice.
   private func clientTurn(pollSet: Bool) throws(SystemError) -> Int {
-    if pollSet && queuedReady == 0 {
+    if pollSet && clientLanes.readyCount == 0 {
       var ready = [cshim_epoll_ready](repeating: cshim_epoll_ready(), count: 64)
       let cep = clientEpoll.rawValue
       let count = try retryingEINTR("epoll_wait(clients)") {
         ready.withUnsafeMutableBufferPointer { cshim_epoll_wait(cep, $0.baseAddress, 64, 0) }
       }
       for event in ready[..<Int(count)] {
-        clientQueue.append(.ready(token: event.token, events: IOEvents(rawValue: event.events)))
+        clientLanes.append(token: event.token, events: IOEvents(rawValue: event.events))
       }
-      queuedReady = Int(count)
     }
     let deadline = TimerFd.Clock.monotonic.now() + clientBudget
     // Items queued during this turn (a client's next request) wait for the next one.
-    let end = clientQueue.count
+    let end = clientLanes.mark
     var handled = 0
-    while clientHead < end {
-      let item = clientQueue[clientHead]
-      clientHead += 1
+    while let item = clientLanes.next(before: end) {
       handled += 1
       switch item {
       case .task(let work):
         work()
       case .ready(let token, let events):
-        queuedReady -= 1
         // The interest may have narrowed since the event was collected.
         guard let registration = registrations[token] else { continue }
         let wanted = events.intersection(registration.interest.union([.hangup, .error]))
@@ -255,13 +246,7 @@ public final class EventLoop {
       }
       if TimerFd.Clock.monotonic.now() >= deadline { break }
     }
-    if clientHead == clientQueue.count {
-      clientQueue.removeAll(keepingCapacity: clientQueue.count <= 1024)
-      clientHead = 0
-    } else if clientHead >= 1024 {
-      clientQueue.removeFirst(clientHead)
-      clientHead = 0
-    }
+    clientLanes.compact()
     return handled
   }
 
