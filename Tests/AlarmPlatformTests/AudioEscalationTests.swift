@@ -8,7 +8,7 @@ import Testing
 /// Sound folders and escalation through ALSA's `pulse` device into a null sink of this
 /// suite's own (AudioPlaybackTests records the default one at the same time), recorded
 /// from its monitor. Serialized: every test shares the sink.
-@Suite(.serialized, .enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+@Suite(.serialized, .enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
 final class AudioEscalationTests {
   let dir: TempDir
   let events = EventLog<RingerEvent>()

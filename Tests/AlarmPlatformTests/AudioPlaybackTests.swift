@@ -6,7 +6,7 @@ import Testing
 
 /// Real playback through ALSA's `pulse` device into the private null sink, recorded from
 /// its monitor. Serialized: every test shares the sink.
-@Suite(.serialized, .enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+@Suite(.serialized, .enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
 final class AudioPlaybackTests {
   let dir: TempDir
   let events = EventLog<RingerEvent>()

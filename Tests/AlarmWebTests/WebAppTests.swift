@@ -124,7 +124,9 @@ import Testing
     let login = app.respond(
       WebRequest(method: "POST", path: "/login", body: Array("token=sesame".utf8)))
     #expect(login.status == 303)
-    let cookie = try #require(login.header("Set-Cookie")?.split(separator: ";").first)
+    // Not inside #require: Swift 6.0.3's expansion of `a?.b().first` does not compile.
+    let setCookie = login.header("Set-Cookie")?.split(separator: ";").first
+    let cookie = try #require(setCookie)
     let session = String(cookie.split(separator: "=", maxSplits: 1)[1])
     let headers = ["Cookie": String(cookie)]
     let forged = app.respond(

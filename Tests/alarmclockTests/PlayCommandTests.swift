@@ -31,7 +31,7 @@ import Testing
     #expect(r.err.contains("'no-such-device': snd_pcm_open failed"))
   }
 
-  @Test(.enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+  @Test(.enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
   func aBrokenFilePlaysTheFallbackToneAndSaysSo() throws {
     let dir = try TempDir("play")
     defer { dir.remove() }
@@ -42,7 +42,7 @@ import Testing
     #expect(r.err.contains("broken.mp3") && r.err.contains("playing the fallback tone"), "\(r.err)")
   }
 
-  @Test(.enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+  @Test(.enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
   func bundledSoundsPlayByName() throws {
     let start = Date()
     let r = try Tool.run([
@@ -56,7 +56,7 @@ import Testing
 
   /// A device that goes away mid-ring (here: its sound server is killed) is reopened
   /// when it comes back, and the ring goes on.
-  @Test(.enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+  @Test(.enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
   func aDeviceLostMidRingIsReopened() throws {
     let dir = try TempDir("pulse2")
     defer { dir.remove() }

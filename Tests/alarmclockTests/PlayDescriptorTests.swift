@@ -19,7 +19,7 @@ import Testing
 
   /// With no descriptor left the ringer gives its spares back to open the file and the
   /// PCM: the file's own 440 Hz sounds, not the fallback tone, and not silence.
-  @Test(.enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+  @Test(.enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
   func aRingOutOfDescriptorsStillPlaysItsFile() throws {
     let dir = try TempDir("fds")
     defer { dir.remove() }

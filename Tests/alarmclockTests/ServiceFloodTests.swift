@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 15: a flood on the control socket must not reach the button or the ring, and
 /// held connections must not use up the descriptors a ring needs.
-@Suite(.serialized, .enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+@Suite(.serialized, .enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
 struct ServiceFloodTests {
   typealias Ring = ServiceRingTests
   typealias Input = ServiceInputTests

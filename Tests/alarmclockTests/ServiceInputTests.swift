@@ -8,7 +8,7 @@ import Testing
 /// FIFOs configured as an `[[input]]` device and a `[button]` chip — the same readers and
 /// press logic a keyboard or a GPIO line request go through — and snoozes and stops a real
 /// ring recorded from the PulseAudio null sink.
-@Suite(.serialized, .enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+@Suite(.serialized, .enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
 struct ServiceInputTests {
   typealias Ring = ServiceRingTests
 

@@ -7,7 +7,7 @@ import Testing
 /// it missing, says so (log, `status`, the `audio_failed` hook) and chooses the failover:
 /// a fallback device, or the buzzer (a FIFO standing in for the GPIO chip, receiving the
 /// line's SET_VALUES records) until the device comes back.
-@Suite(.serialized, .enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+@Suite(.serialized, .enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
 struct ServiceLastResortTests {
   /// A null sink of the test's own, unloaded (`pactl unload-module`) by `remove()` or at
   /// the end of the test.

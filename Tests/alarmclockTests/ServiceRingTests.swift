@@ -4,7 +4,7 @@ import Testing
 
 /// `alarmclock run` end to end: the real binary rings through PulseAudio into a null sink
 /// whose monitor is recorded, and is driven by the real client commands.
-@Suite(.serialized, .enabled(if: PulseTestServer.available, "\(PulseTestServer.skipMessage)"))
+@Suite(.serialized, .enabled(if: PulseTestServer.available, PulseTestServer.skipComment))
 struct ServiceRingTests {
   static let tone = 440.0
 

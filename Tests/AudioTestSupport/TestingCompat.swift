@@ -38,3 +38,10 @@ public func requireThrows<E: Error, R>(
   }
   return error
 }
+
+extension PulseTestServer {
+  /// `skipMessage` as a trait's comment: `.enabled(if: PulseTestServer.available,
+  /// PulseTestServer.skipComment)`. (An interpolated string literal there crashes
+  /// Swift 6.0.3's type checker.)
+  public static let skipComment = Comment(rawValue: skipMessage)
+}
