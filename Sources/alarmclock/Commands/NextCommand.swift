@@ -62,6 +62,7 @@ struct NextCommand: Command {
     }
     if firings.isEmpty {
       printOut(text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘")
+      printQuiet(loaded, after: start, until: yearOn, text: text)
       return ExitCode.ok
     }
     for (f, skipped) in zip(firings, upcoming.skipped) {
@@ -74,6 +75,25 @@ struct NextCommand: Command {
       if f.date > yearOn { printOut("  " + text.skippedUntil(label: label, until: yearOn)) }
     }
     return ExitCode.ok
+  }
+
+  /// Under "no alarm will ring": each enabled alarm kept quiet by skipped days (a calendar
+  /// covering every day for years), with why, so the silence is never unexplained.
+  private func printQuiet(
+    _ loaded: OfflineConfig, after start: Instant, until yearOn: LocalDate, text: AlarmText
+  ) {
+    let schedule = Schedule(
+      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: start))
+    for alarm in schedule.alarms {
+      let skipped = schedule.skipped(of: alarm.id, after: start, marks: ScheduleMarks())
+      guard !skipped.isEmpty else { continue }
+      let label = text.label(alarm)
+      printOut("\(label):")
+      for line in text.skippedLines(skipped, cut: skipped.count == Schedule.skippedLimit) {
+        printOut("  " + line)
+      }
+      printOut("  " + text.skippedUntil(label: label, until: yearOn))
+    }
   }
 
   /// The running service's next firings (its skips and done one-offs count), printed
