@@ -7,8 +7,11 @@
 //   CALSA/CSndFile system libraries (pkg-config + apt)
 //   CShim          C shim for kernel macros and structs Swift cannot import
 //   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
+//   AlarmFiles     the files the service and its clients share: config-file loading, the
+//                  skip-calendar files, the service's paths and their defaults
 //   AlarmService   the service wiring: one object owning the loop, engine, ringer, inputs
 //   AlarmClient    what the CLI and the web process share: config edits, service requests, JSON
+//                  (over AlarmFiles: neither it nor AlarmWeb imports AlarmService)
 //   AlarmWebPage   the web page's HTML: pure renderers over AlarmCore
 //   CMicroHTTPD    system library for the web process (pkg-config libmicrohttpd, apt)
 //   AlarmWeb       `alarmclock web`: HTTP server in our loop, API, auth, page routes
@@ -38,26 +41,28 @@ let package = Package(
     .target(
       name: "AlarmPlatform",
       dependencies: ["AlarmCore", "CALSA", "CSndFile", "CShim"]),
+    .target(name: "AlarmFiles", dependencies: ["AlarmCore", "AlarmPlatform"]),
     .target(
       name: "AlarmService",
-      dependencies: ["AlarmCore", "AlarmPlatform"]),
+      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmFiles"]),
     // The HTML pages of `alarmclock web`: pure renderers, strings from plain inputs.
     .target(name: "AlarmWebPage", dependencies: ["AlarmCore"]),
     .target(
       name: "AlarmClient",
-      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmService"]),
+      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmFiles"]),
     .systemLibrary(
       name: "CMicroHTTPD", pkgConfig: "libmicrohttpd",
       providers: [.apt(["libmicrohttpd-dev"])]),
     .target(
       name: "AlarmWeb",
       dependencies: [
-        "AlarmCore", "AlarmPlatform", "AlarmService", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
+        "AlarmCore", "AlarmPlatform", "AlarmFiles", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
       ]),
     .executableTarget(
       name: "alarmclock",
       dependencies: [
-        "AlarmCore", "AlarmPlatform", "AlarmService", "AlarmClient", "AlarmWeb", "TOML",
+        "AlarmCore", "AlarmPlatform", "AlarmFiles", "AlarmService", "AlarmClient", "AlarmWeb",
+        "TOML",
       ]),
     // Measurements for bench/ and fault injection for the tests; not part of the product.
     .executableTarget(
@@ -72,7 +77,7 @@ let package = Package(
       dependencies: ["AlarmPlatform", "AlarmCore", "CShim", "AudioTestSupport"]),
     .testTarget(
       name: "AlarmServiceTests",
-      dependencies: ["AlarmService", "AlarmPlatform", "AlarmCore", "CShim"]),
+      dependencies: ["AlarmService", "AlarmFiles", "AlarmPlatform", "AlarmCore", "CShim"]),
     .testTarget(name: "AlarmWebPageTests", dependencies: ["AlarmWebPage", "AlarmCore"]),
     .testTarget(
       name: "AlarmWebTests",

@@ -81,7 +81,7 @@ _alarmclock() {
     run) opts="--config --state-dir --socket --log-level --no-terminal" ;;
     check) opts="--config" ;;
     list) opts="--config --state-dir --json" ;;
-    next) opts="--config --from --count --json --socket" ;;
+    next) opts="--config --state-dir --from --count --json --socket" ;;
     play) opts="--device --volume --ramp --seconds --loop --mixer --sound-dir" ;;
     status) opts="--socket --config --json" ;;
     snooze | stop | reload) opts="--socket --config" ;;

@@ -1,6 +1,6 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
-import AlarmService
 
 /// The alarm list as `alarmclock list` shows it, and its `--json` objects (the web API's
 /// `GET /api/alarms` returns exactly these).
@@ -17,8 +17,8 @@ public struct AlarmListing {
   /// (else the config's `state_dir`, else the system default) and what is skipped after `now`.
   public init(_ loaded: OfflineConfig, stateDir: String?, text: AlarmText, now: Instant) {
     alarms = loaded.config.alarms.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-    let done = Self.doneOneOffs(
-      loaded.config, marks: Self.savedMarks(loaded.config, stateDir: stateDir))
+    let marks = Self.savedMarks(loaded.config, stateDir: stateDir)
+    let done = Self.doneOneOffs(loaded.config, marks: marks)
     self.done = done
     let schedule = Schedule(
       alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: now))
@@ -26,7 +26,7 @@ public struct AlarmListing {
       alarms.map { a in
         (
           a.id,
-          done.contains(a.id) ? [] : schedule.skipped(of: a.id, after: now, marks: ScheduleMarks())
+          done.contains(a.id) ? [] : schedule.skipped(of: a.id, after: now, marks: marks)
         )
       }, uniquingKeysWith: { a, _ in a })
     self.text = text
@@ -81,46 +81,76 @@ public struct AlarmListing {
   }
 }
 
-/// The upcoming firings computed from the config alone, as `alarmclock next` shows them
-/// (the web API's `GET /api/next` returns exactly its `--json` objects).
+/// The upcoming firings as `alarmclock next` shows them, offline or from the service (the
+/// web API's `GET /api/next` returns exactly its `--json` objects). Both come from
+/// `UpcomingFiring.list`, so they have one shape.
 public struct UpcomingListing {
-  public var firings: [Firing]
-  /// Each firing's skipped occurrences: from the alarm's previous firing shown, or start.
-  public var skipped: [[SkippedOccurrence]]
-  public var byID: [String: Alarm]
-  public var zone: TimeZoneRules
+  public var firings: [UpcomingFiring]
   public var text: AlarmText
+  /// Without firings (offline): the enabled alarms skipped days keep quiet (a calendar
+  /// covering every day for years), each with its skipped occurrences, so `next` says why.
+  public var quiet: [(label: String, skipped: [SkippedOccurrence])] = []
 
-  /// The next `count` firings after `start`.
-  public init(_ loaded: OfflineConfig, after start: Instant, count: Int, text: AlarmText) {
-    let schedule = Schedule(
-      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: start))
-    let firings = schedule.upcoming(after: start, limit: count, marks: ScheduleMarks())
-    var previous: [String: Instant] = [:]
-    skipped = firings.map { f in
-      defer { previous[f.alarmID] = f.at }
-      return schedule.skipped(
-        of: f.alarmID, after: previous[f.alarmID] ?? start, marks: ScheduleMarks())
-    }
+  /// The service's answer.
+  public init(_ firings: [UpcomingFiring], text: AlarmText) {
     self.firings = firings
-    byID = Dictionary(loaded.config.alarms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-    zone = loaded.zone
     self.text = text
   }
 
-  /// The `--json` array: `{id, label, at, time, sound, skipped}` per firing.
+  /// The next `count` firings after `start` from the config, with the service's `marks`
+  /// (`savedMarks`) when its state file could be read.
+  public init(
+    _ loaded: OfflineConfig, after start: Instant, count: Int, marks: ScheduleMarks,
+    text: AlarmText
+  ) {
+    let daysOff = loaded.daysOff(at: start)
+    firings = UpcomingFiring.list(
+      loaded.config.alarms, zone: loaded.zone, daysOff: daysOff, after: start, count: count,
+      marks: marks)
+    self.text = text
+    guard firings.isEmpty, count > 0 else { return }
+    let schedule = Schedule(alarms: loaded.config.alarms, zone: loaded.zone, daysOff: daysOff)
+    for alarm in schedule.alarms {
+      let skipped = schedule.skipped(of: alarm.id, after: start, marks: marks)
+      if !skipped.isEmpty { quiet.append((text.label(alarm), skipped)) }
+    }
+  }
+
+  /// The `--json` array: `{id, label, at, time, sound, skipped}` per firing (an unset
+  /// label is the default one, as the page and `list` show it).
   public var json: JSONValue {
     .array(
-      zip(firings, skipped).map { f, skipped in
-        let alarm = byID[f.alarmID]
-        return .object([
-          "id": .string(f.alarmID),
-          "label": .string(alarm.map(text.label) ?? ""),
-          "at": .string(ISO8601Text.format(f.at, in: zone)),
-          "time": .string(f.time.description),
-          "sound": alarm?.sound.map(JSONValue.string) ?? .null,
-          "skipped": .array(skipped.map(\.json)),
-        ])
+      firings.map { f in
+        var shown = f
+        shown.label = f.label ?? text.defaultLabel
+        return shown.json
       })
+  }
+
+  /// The lines `next` prints, `until` counted from `start`; `zone` only dates the warning
+  /// about an alarm skipped for more than a year.
+  public func lines(from start: Instant, zone: TimeZoneRules) -> [String] {
+    let yearOn = zone.local(at: start).date.adding(days: 366)
+    guard !firings.isEmpty else {
+      var out = [text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘"]
+      for (label, skipped) in quiet {
+        out.append("\(label):")
+        let cut = skipped.count == Schedule.skippedLimit
+        for line in text.skippedLines(skipped, cut: cut) { out.append("  " + line) }
+        out.append("  " + text.skippedUntil(label: label, until: yearOn))
+      }
+      return out
+    }
+    return firings.flatMap { f -> [String] in
+      let label = f.label ?? text.defaultLabel
+      guard let at = ISO8601Text.parse(f.at, in: zone), let local = ISO8601Text.localParts(f.at)
+      else { return ["\(f.at) \(label)"] }
+      var out = [text.firing(date: local.date, time: local.time, label: label, until: at - start)]
+      out += text.skippedLines(f.skipped, cut: f.skipped.count == Schedule.skippedLimit).map {
+        "  " + $0
+      }
+      if local.date > yearOn { out.append("  " + text.skippedUntil(label: label, until: yearOn)) }
+      return out
+    }
   }
 }

@@ -1,6 +1,6 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
-import AlarmService
 
 /// The config file as a client edits it: read with its ETag, edited through `ConfigEditor`
 /// (comments kept), written atomically only when the file is still the one read.

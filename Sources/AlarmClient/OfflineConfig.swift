@@ -1,5 +1,5 @@
 import AlarmCore
-import AlarmService
+import AlarmFiles
 
 /// A usable config for the offline commands and the web process: decoded, its time zone
 /// and `skip_calendars` files loaded.

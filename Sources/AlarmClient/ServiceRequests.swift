@@ -1,20 +1,18 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
-import AlarmService
 
 /// The client side of the control socket, shared by the CLI's `status`, `snooze`, ...
 /// and the web process.
 public enum ServiceRequests {
-  /// `option`, else `$ALARMCLOCK_SOCKET`, else the config's `[settings] socket` (when the
-  /// config can be read), else the system default.
+  /// `option`, else `$ALARMCLOCK_SOCKET`, else the config's `[settings] socket` (read
+  /// leniently from a broken config, as the service does), else the system default.
   public static func socketPath(
     _ option: String?, configPath: String, environment env: [String: String]
   ) -> String {
     if let option { return option }
     if let path = env["ALARMCLOCK_SOCKET"] { return path }
-    if case .success(let loaded) = ConfigFile.load(configPath, environment: env, now: nil),
-      let socket = loaded.config?.settings.socket
-    {
+    if let socket = ConfigFile.settings(configPath, environment: env, now: nil)?.socket {
       return socket
     }
     return ServicePaths.defaultSocket

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
 
 /// The `skip_calendars` files in force and their days off. Each file is watched (through
@@ -29,6 +30,21 @@ final class CalendarKeeper {
   func start(loop: EventLoop) {
     self.loop = loop
     watchFiles()
+    updateTimer()
+  }
+
+  /// Whether the hourly window check is armed: only while a calendar is in force (without
+  /// one it would wake the process for nothing).
+  var checksWindow: Bool { timer != nil }
+
+  private func updateTimer() {
+    guard let loop else { return }
+    if files.isEmpty {
+      if let t = timer { loop.unregister(t.descriptor) }
+      timer = nil
+      return
+    }
+    guard timer == nil else { return }
     do throws(SystemError) {
       let t = try TimerFd(clock: .monotonic)
       try t.arm(after: .seconds(3600), repeating: .seconds(3600))
@@ -48,6 +64,7 @@ final class CalendarKeeper {
     bytes = loaded.bytes
     daysOff = DaysOff(files: files, today: today)
     watchFiles()
+    updateTimer()
   }
 
   /// Rebuilds the table when today left its first half; true when it did.
@@ -92,7 +109,14 @@ final class CalendarKeeper {
         let w = try FileWatch(path: path)
         try loop.register(w.descriptor, interest: .readable) { [unowned self] _ in
           guard let changes = try? w.read() else { return }
-          if changes.contains(.directoryGone) { try? w.rewatch() }
+          if changes.contains(.directoryGone) {
+            do throws(SystemError) {
+              try w.rewatch()
+            } catch {
+              self.log.warning(
+                "cannot watch \(path) again (\(error)); use SIGHUP or 'alarmclock reload'")
+            }
+          }
           guard changes.contains(where: { $0 == .written || $0 == .overflow }) else { return }
           self.changed(true)
         }

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
 
 #if canImport(Glibc)
@@ -32,9 +33,31 @@ final class ConfigKeeper {
     case rejected(errors: [String])
   }
 
+  /// The file read and decoded once (at start-up the service needs its `[settings]`
+  /// before the keeper exists: it is not decoded twice).
+  struct Reading {
+    var bytes: Result<[UInt8], ConfigFileError>
+    /// nil when the bytes could not be read, or are empty.
+    var decoded: Result<LoadedConfig, ConfigFileError>?
+
+    init(path: String, environment: [String: String], now: Instant) {
+      bytes = ConfigFile.read(path)
+      if case .success(let b) = bytes, !b.isEmpty {
+        decoded = ConfigFile.decode(b, path: path, environment: environment, now: now)
+      }
+    }
+
+    /// The file's `[settings]`, read leniently when it does not decode; nil when unreadable.
+    func settings(path: String) -> Settings? {
+      guard case .success(let b) = bytes else { return nil }
+      return ConfigFile.settings(b, decoded ?? .failure(ConfigFileError("empty")), path: path)
+    }
+  }
+
   let path: String
   let lastGoodPath: String
   let environment: [String: String]
+  private let log: (LogLevel, String) -> Void
   private(set) var current: Snapshot
   /// Errors of the file on disk; empty when it is the config in force.
   private(set) var errors: [String] = []
@@ -45,13 +68,15 @@ final class ConfigKeeper {
   /// problem goes to `log`.
   init(
     path: String, stateDir: String, environment: [String: String], now: Instant,
-    log: (LogLevel, String) -> Void
+    reading: Reading? = nil, log: @escaping (LogLevel, String) -> Void
   ) {
     self.path = path
     lastGoodPath = stateDir + "/last-good.toml"
     self.environment = environment
+    self.log = log
     current = ConfigKeeper.empty(path: path, environment: environment)
-    switch reload(now: now) {
+    let first = reading ?? Reading(path: path, environment: environment, now: now)
+    switch apply(first, force: false) {
     case .applied(let warnings):
       for w in warnings { log(.warning, w) }
     case .rejected(let errors):
@@ -64,6 +89,13 @@ final class ConfigKeeper {
           .error,
           "\(path) is unusable: ringing the last good config, saved in \(lastGoodPath), "
             + "until the file is fixed")
+      } else if FileSystem.exists(lastGoodPath),
+        case .failure(let why) = ConfigFile.read(lastGoodPath)
+      {
+        // Kept as it is (root's, from a hand run?): only an edit of the config replaces it.
+        log(
+          .error,
+          "\(path) is unusable and the last good copy is unreadable (\(why)): no alarm is set")
       } else {
         log(.error, "\(path) is unusable and no earlier good config is saved: no alarm is set")
       }
@@ -74,8 +106,12 @@ final class ConfigKeeper {
   /// Reads the file again and applies it if it is good. `force`: even if its bytes are
   /// the same (the system's time zone changed under it).
   func reload(now: Instant, force: Bool = false) -> Outcome {
+    apply(Reading(path: path, environment: environment, now: now), force: force)
+  }
+
+  private func apply(_ reading: Reading, force: Bool) -> Outcome {
     let bytes: [UInt8]
-    switch ConfigFile.read(path) {
+    switch reading.bytes {
     case .failure(let reason):
       seen = nil
       errors = [reason.description]
@@ -91,22 +127,28 @@ final class ConfigKeeper {
       return .rejected(errors: errors)
     }
     let loaded: LoadedConfig
-    switch ConfigFile.decode(bytes, path: path, environment: environment, now: now) {
+    switch reading.decoded ?? .failure(ConfigFileError("\(path): cannot be decoded")) {
     case .failure(let reason):
       errors = [reason.description]
       return .rejected(errors: errors)
     case .success(let l): loaded = l
     }
     guard let config = loaded.config else {
-      errors = loaded.messages.filter { !$0.contains(": warning: ") }
-      if errors.isEmpty { errors = loaded.messages }
+      errors = loaded.errors.isEmpty ? loaded.messages : loaded.errors
       return .rejected(errors: errors)
     }
     errors = []
     current = Snapshot(
       config: config, zone: loaded.zone, calendars: loaded.calendars, source: path)
-    // Best effort: without the copy only the fallback after a restart is lost.
-    try? AtomicFile.write(bytes, to: lastGoodPath, mode: 0o640)
+    // Without the copy the fallback after a restart is lost: say so, the config still applies.
+    do {
+      try StateFiles.write(bytes, to: lastGoodPath, mode: 0o640)
+    } catch {
+      log(
+        .error,
+        "cannot save the last good config to \(lastGoodPath) (\(error)): a restart on a broken "
+          + "config would ring no alarm")
+    }
     return .applied(
       warnings: loaded.result.warnings.map { $0.formatted(path: path) } + loaded.calendarWarnings)
   }

@@ -18,10 +18,19 @@ public struct UnsafePathError: Error, CustomStringConvertible, Sendable {
 enum PathSafety {
   /// Refuses `directory` (what it is for in `role`) when others may write to it, unless
   /// it has the sticky bit and belongs to us or root (as /tmp does: others cannot replace
-  /// our files there). A directory that does not exist yet is fine: we create it.
+  /// our files there). A directory that does not exist yet is fine: we create it. One that
+  /// cannot be looked at (EACCES, ELOOP, ...) is refused: it is not known to be safe.
   static func checkDirectory(_ directory: String, role: String) throws(UnsafePathError) {
     var st = stat()
-    guard stat(directory, &st) == 0 else { return }
+    guard stat(directory, &st) == 0 else {
+      let code = errno
+      if code == ENOENT { return }
+      throw UnsafePathError(
+        path: directory,
+        description:
+          "\(role) \(directory) cannot be checked (\(SystemError.message(for: code))): it is "
+          + "not known that other users cannot plant files there")
+    }
     let mode = st.st_mode & 0o7777
     guard mode & S_IWOTH != 0 else { return }
     let sticky = mode & S_ISVTX != 0
@@ -36,11 +45,14 @@ enum PathSafety {
         + "service's own")
   }
 
-  /// The owner of the file at `path` when it is neither this process's user nor root
-  /// (root's files are trusted: only root could have written them); nil otherwise, or when
-  /// nothing is there.
+  /// The owner of the file at `path` when it is neither this process's user, nor root
+  /// (only root could have written root's files), nor the owner of its directory (who
+  /// could replace anything in it anyway: the service's user, when root runs the service
+  /// by hand on the packaged service's state); nil otherwise, or when nothing is there.
   static func foreignOwner(of path: String) throws(SystemError) -> uid_t? {
     guard let st = try FileSystem.status(path) else { return nil }
-    return st.st_uid == geteuid() || st.st_uid == 0 ? nil : st.st_uid
+    if st.st_uid == geteuid() || st.st_uid == 0 { return nil }
+    let directory = try FileSystem.status(FileSystem.directoryName(path))
+    return directory?.st_uid == st.st_uid ? nil : st.st_uid
   }
 }

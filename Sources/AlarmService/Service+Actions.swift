@@ -7,6 +7,15 @@ import AlarmPlatform
 
 /// Carrying out what the engine decides: sound, hooks, log lines, the state file.
 extension Service {
+  /// The one way the engine's answers take effect: performs `actions`, drops the prepared
+  /// ring when the firings may have changed under it (`invalidate`: a new config, new
+  /// days off), and re-arms the timer from the new plan.
+  func settle(_ actions: [EngineAction], now: Instant, invalidate: Bool = false) {
+    perform(actions)
+    if invalidate { prepared = nil }
+    rearm(now: now)
+  }
+
   func perform(_ actions: [EngineAction]) {
     var save = false
     for action in actions {

@@ -19,9 +19,9 @@ extension Service {
     let today = zone.local(at: now).date
     let changed = reread ? calendars.reread(today: today) : calendars.renewIfStale(today: today)
     guard changed else { return }
-    perform(engine.reload(alarms: config.alarms, source: schedule(config, zone: zone), now: now))
-    prepared = nil
+    settle(
+      engine.reload(alarms: config.alarms, source: schedule(config, zone: zone), now: now),
+      now: now, invalidate: true)
     try? notify?.status(readyStatus())
-    rearm(now: now)
   }
 }

@@ -69,7 +69,16 @@ extension Service {
       try t.arm(after: interval, repeating: interval)
       try loop.register(t.descriptor, interest: .readable) { [unowned self] _ in
         _ = try? t.read()
-        try? self.notify?.watchdog()
+        do throws(SystemError) {
+          try self.notify?.watchdog()
+          self.watchdogFailing = false
+        } catch {
+          // Once per run of failures: systemd kills the service when they go on.
+          if !self.watchdogFailing {
+            self.log.error("cannot tell systemd the service is alive (WATCHDOG=1): \(error)")
+          }
+          self.watchdogFailing = true
+        }
       }
       watchdog = t
     } catch {
@@ -106,7 +115,6 @@ extension Service {
       if config.settings.stateDir != before.stateDir || config.settings.socket != before.socket {
         log.notice("state_dir and socket changes apply after a restart")
       }
-      prepared = nil
       applyInputs()
       applyBuzzer()
       // The devices may have changed: check them again before the next alarm.
@@ -114,7 +122,9 @@ extension Service {
       let n = config.alarms.count
       log.notice("config applied (\(reason)): \(n) alarm\(n == 1 ? "" : "s")")
       try? notify?.status(readyStatus())
-      rearm(now: now)
+      // The reload's actions ran first (above): the inputs and buzzer follow the new config
+      // before the plan is made again.
+      settle([], now: now, invalidate: true)
     }
     return outcome
   }

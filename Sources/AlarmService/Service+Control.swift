@@ -68,8 +68,7 @@ extension Service {
     let now = clock.now()
     switch request {
     case .status:
-      perform(engine.advance(to: now))
-      rearm(now: now)
+      settle(engine.advance(to: now), now: now)
       return .ok(.status(statusReport(now: now)))
     case .reload:
       let outcome = reloadConfig(reason: "reload command", force: true)
@@ -89,8 +88,7 @@ extension Service {
       if case .failure(let e) = reply {
         log.info("\(request.command): refused: \(e.message)")
       }
-      perform(actions)
-      rearm(now: now)
+      settle(actions, now: now)
       return reply
     }
   }

@@ -1,3 +1,4 @@
+import AlarmFiles
 import AlarmPlatform
 
 /// The idle service's resident memory (docs/performance.md, "Idle").
@@ -24,6 +25,7 @@ extension Service {
         // Busy: the ring's stop arms this again (no polling: idle means no wake-ups).
         if self.engine.state.session != nil || self.prepared != nil { return }
         let released = IdlePages.release(executable: executablePath())
+        self.pageReleases += 1
         self.log.debug(
           "released \(released.executableKiB) KiB of the executable's pages and "
             + "\(released.librariesKiB) KiB of the libraries'")

@@ -32,8 +32,7 @@ extension Service {
       watchClock(now: now)
       if wakePlan?.isPreparePoint == true { prepareNextRing(now: now) }
     }
-    perform(engine.advance(to: now))
-    rearm(now: now)
+    settle(engine.advance(to: now), now: now)
   }
 
   func clockWasSet(now: Instant) {

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
 
 #if canImport(Glibc)
@@ -42,6 +43,10 @@ public final class Service {
   var server: ControlServer?
   var notify: SdNotify?
   var watchdog: TimerFd?
+  /// Whether the last WATCHDOG=1 failed (its error is logged once per run of failures).
+  var watchdogFailing = false
+  /// How many times idle pages were released (the tests count them).
+  var pageReleases = 0
   /// Releases the clean file pages when idle (Service+Memory.swift; `run()` only).
   var pageRelease: TimerFd?
   /// When `pageRelease` fires (monotonic), while it is armed.
@@ -78,11 +83,10 @@ public final class Service {
   {
     let env = options.environment
     let now = clock.now()
-    // The state directory and socket may be set in the config itself.
-    var settings: Settings? = nil
-    if case .success(let loaded) = ConfigFile.load(options.configPath, environment: env, now: now) {
-      settings = loaded.config?.settings
-    }
+    // The state directory and socket may be set in the config itself, and must be found
+    // even when it is broken: the last good copy and the state are there.
+    let reading = ConfigKeeper.Reading(path: options.configPath, environment: env, now: now)
+    let settings = reading.settings(path: options.configPath)
     let paths = ServicePaths(
       config: options.configPath, stateFlag: options.stateDir, socketFlag: options.socket,
       settings: settings)
@@ -100,11 +104,14 @@ public final class Service {
       log.error("state directory: \(error); state will not survive a restart until fixed")
     }
     let configs = ConfigKeeper(
-      path: paths.config, stateDir: paths.stateDir, environment: env, now: now,
+      path: paths.config, stateDir: paths.stateDir, environment: env, now: now, reading: reading,
       log: { log.log($0, $1) })
     log.info(
       "alarmclock \(Service.version): config \(paths.config), state \(paths.stateDir), "
         + "socket \(paths.socket)")
+    if geteuid() == 0 {
+      log.notice(StateFiles.rootNotice(stateDir: paths.stateDir, socket: paths.socket))
+    }
     self.paths = paths
     self.options = options
     self.environment = env
@@ -210,12 +217,16 @@ public final class Service {
     try startAudioWatch()
     let now = clock.now()
     watchClock(now: now, starting: true)
-    perform(engine.advance(to: now))
-    rearm(now: now)
+    settle(engine.advance(to: now), now: now)
     let ready = readyStatus()
     log.notice(ready)
-    notify = try? SdNotify(environment: AlarmPlatform.Environment(environment))
-    try? notify?.ready(status: ready)
+    do throws(SystemError) {
+      notify = try SdNotify(environment: AlarmPlatform.Environment(environment))
+      try notify?.ready(status: ready)
+    } catch {
+      // Under Type=notify systemd kills a service that never says READY: say why first.
+      log.error("cannot tell systemd the service is ready (NOTIFY_SOCKET): \(error)")
+    }
   }
 
   /// Waits at most `timeout` for events and handles them (tests turn the loop this way).

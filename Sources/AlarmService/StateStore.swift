@@ -7,8 +7,12 @@ import AlarmPlatform
 
 /// The state file in the state directory: read once at start-up, written atomically after
 /// every change. A file that cannot be decoded, or that another user owns (it could have
-/// been planted), is moved aside (never deleted) and the service starts clean. When and
-/// how often it is written is `StateSaver`'s business.
+/// been planted), is moved aside (never deleted) and the service starts clean. A file this
+/// user may not read (root's, from a hand run as root) is not corrupt: it is kept, the
+/// service starts clean and never writes over it (every save fails, `status` says so)
+/// until the ownership is fixed and the service restarted. Written as root, the file
+/// keeps the directory's owner (`StateFiles`). When and how often it is written is
+/// `StateSaver`'s business.
 struct StateStore {
   let directory: String
   var path: String { directory + "/state.json" }
@@ -17,6 +21,8 @@ struct StateStore {
   /// The last state written, and when (monotonic), for `save(_:force:)`.
   private var writtenState: ServiceState?
   private var writtenAt: Duration?
+  /// Set when the file on disk could not be read: it must not be overwritten.
+  private(set) var keptUnreadable: SystemError?
   /// A state that differs only in when it was last brought up to date is written at most
   /// this often: a script polling `status` every second must not wear out an SD card.
   static let checkpointInterval: Duration = .seconds(3600)
@@ -36,6 +42,13 @@ struct StateStore {
       bytes = try FileSystem.readFile(path, limit: StateCodec.maxFileSize)
     } catch  where error.errno == ENOENT {
       log(.info, "no state file at \(path): starting clean")
+      return ServiceState()
+    } catch  where StateFiles.isUnreadable(error) {
+      keptUnreadable = error
+      log(
+        .error,
+        "\(error); \(StateFiles.unreadableHint(path)). Until then this run starts clean "
+          + "and saves nothing: done one-offs, skips and sound-folder turns are not known")
       return ServiceState()
     } catch {
       moveAside(because: error.description, log: log)
@@ -60,6 +73,11 @@ struct StateStore {
   /// Returns whether the file was written; throws when the write failed.
   @discardableResult
   mutating func save(_ state: ServiceState, force: Bool = false) throws(SystemError) -> Bool {
+    if let kept = keptUnreadable {
+      throw SystemError(
+        "rename(\(path))", errno: kept.errno,
+        detail: "not written over: the file there could not be read at start-up")
+    }
     let now = Clock.monotonic.now()
     if !force, let old = writtenState, let at = writtenAt,
       now - at < StateStore.checkpointInterval
@@ -71,7 +89,7 @@ struct StateStore {
     }
     let bytes = StateCodec.encode(state)
     if bytes == written { return false }
-    try AtomicFile.write(bytes, to: path, mode: 0o640)
+    try StateFiles.write(bytes, to: path, mode: 0o640)
     written = bytes
     writtenState = state
     writtenAt = now

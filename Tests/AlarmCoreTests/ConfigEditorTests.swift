@@ -1,4 +1,5 @@
 import AlarmCore
+import AudioTestSupport
 import Testing
 
 /// The pure config editor on real, hand-written configs: every byte outside the touched
@@ -210,7 +211,7 @@ import Testing
 
   @Test func anEditThatBreaksTheConfigIsRefused() throws {
     let changes = AlarmChanges(values: [.date: .date(LocalDate(year: 2030, month: 1, day: 1))])
-    let error = try #require(throws: EditFailure.self) { try edit(.edit(id: "work-0645", changes)) }
+    let error = try requireThrows(EditFailure.self) { try edit(.edit(id: "work-0645", changes)) }
     guard case .invalidResult(let result, _) = error.error else {
       Issue.record("wrong error \(error.error)")
       return
@@ -219,19 +220,19 @@ import Testing
   }
 
   @Test func unknownIDsAndTakenIDsAreRefused() throws {
-    let error = try #require(throws: EditFailure.self) { try edit(.remove(id: "wekend")) }
+    let error = try requireThrows(EditFailure.self) { try edit(.remove(id: "wekend")) }
     guard case .unknownAlarm(_, let near, let ids) = error.error else {
       Issue.record("wrong error")
       return
     }
     #expect(near == ["weekend"])
     #expect(ids == ["work-0645", "weekend", "nap-1330"])
-    let taken = try #require(throws: EditFailure.self) {
+    let taken = try requireThrows(EditFailure.self) {
       try edit(.edit(id: "nap-1330", AlarmChanges(values: [.id: .string("weekend")])))
     }
     guard case .refused(let reason) = taken.error else { return }
     #expect(reason.contains("'weekend' is already used"))
-    let broken = try #require(throws: EditFailure.self) {
+    let broken = try requireThrows(EditFailure.self) {
       try edit(.enable(id: "a"), "[[alarm]]\ntime = 25\n")
     }
     guard case .invalidConfig = broken.error else {

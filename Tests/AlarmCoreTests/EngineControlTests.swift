@@ -24,8 +24,10 @@ import Testing
         == #"{"error":{"code":"not-ringing","message":"no alarm is ringing"},"ok":false}"#)
     #expect(
       try send(#"{"cmd":"next","count":2}"#, at: evening)
-        == #"{"next":[{"at":"2026-12-03T06:45:00+01:00","id":"work","label":"Work"},"#
-        + #"{"at":"2026-12-03T07:30:00+01:00","id":"gym","label":null}],"ok":true}"#
+        == #"{"next":[{"at":"2026-12-03T06:45:00+01:00","id":"work","label":"Work","#
+        + #""skipped":[],"sound":null,"time":"06:45"},"#
+        + #"{"at":"2026-12-03T07:30:00+01:00","id":"gym","label":null,"#
+        + #""skipped":[],"sound":null,"time":"07:30"}],"ok":true}"#
     )
     #expect(
       try send(#"{"cmd":"skip","id":"wrok"}"#, at: evening)

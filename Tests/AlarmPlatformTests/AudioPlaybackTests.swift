@@ -233,7 +233,8 @@ final class AudioPlaybackTests {
   @Test func aPreparedRingStartsOnItsDeadline() throws {
     let request = RingRequest(sound: try sine(440), ramp: .zero, loop: false, devices: ["pulse"])
     ringer.prepare(request)
-    usleep(300_000)
+    // A prepare reports its device check last: the ring is prepared then.
+    try #require(events.wait { if case .checked = $0 { true } else { false } } != nil)
     let deadline = RingDeadline.now(.realtime) + .milliseconds(400)
     ringer.start(request, at: deadline)
     #expect(ringer.isRinging)

@@ -1,4 +1,5 @@
 import AlarmCore
+import AudioTestSupport
 import Glibc
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
     #expect(creat(dir + "/gpiochip0", 0o600) >= 0)
     InputFixture.mkfifo(dir + "/gpiochip1")
     #expect(GpioChip.chipPaths(in: dir) == [dir + "/gpiochip0", dir + "/gpiochip1"])
-    let error = #expect(throws: InputError.self) {
+    let error = expectThrows(InputError.self) {
       _ = try GpioChip.open("pinctrl-rp1", devDirectory: dir)
     }
     #expect(error == .chipNotFound("pinctrl-rp1", searched: dir + "/gpiochip*"))

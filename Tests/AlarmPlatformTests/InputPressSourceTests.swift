@@ -1,4 +1,5 @@
 import AlarmCore
+import AudioTestSupport
 import Glibc
 import Testing
 
@@ -51,7 +52,7 @@ private let ms: UInt64 = 1_000_000
   @Test func openingAButtonOnAMissingChipNamesTheChip() {
     let dir = InputFixture.tempDirectory()
     defer { InputFixture.removeTree(dir) }
-    let error = #expect(throws: InputError.self) {
+    let error = expectThrows(InputError.self) {
       _ = try GpioButtonSource.open(
         chip: "pinctrl-rp1", line: .name("GPIO17"), options: GpioLineRequestOptions(),
         binding: KeyBinding(code: 0), devDirectory: dir)
@@ -79,7 +80,7 @@ private let ms: UInt64 = 1_000_000
     #expect(signals.count == 1)
     if case .press(let p) = signals.first { #expect(p.kind == .short && p.code == 17) }
     // A FIFO has no line names.
-    let error = #expect(throws: InputError.self) {
+    let error = expectThrows(InputError.self) {
       _ = try GpioButtonSource.open(
         chip: dir + "/button", line: .name("GPIO17"), options: GpioLineRequestOptions(),
         binding: KeyBinding(code: 0))

@@ -120,12 +120,15 @@ final class ServiceHarness {
     (try? FileSystem.readText(logPath)) ?? ""
   }
 
-  /// Turns the loop until `condition` holds; false after `timeout` seconds.
+  /// Turns the loop until `condition` holds (true); throws `HarnessTimeout` after
+  /// `timeout` seconds, so a test cannot forget to check.
   @discardableResult
   func turn(timeout: Double = 10, until condition: () -> Bool) throws -> Bool {
     let deadline = TimerFd.Clock.monotonic.now() + .milliseconds(Int64(timeout * 1000))
     while !condition() {
-      if TimerFd.Clock.monotonic.now() > deadline { return false }
+      if TimerFd.Clock.monotonic.now() > deadline {
+        throw HarnessTimeout(seconds: timeout, log: log)
+      }
       try service.runOnce(timeout: .milliseconds(20))
     }
     return true
@@ -215,4 +218,11 @@ enum EvdevBytes {
     event(ns: ns, type: UInt16(CSHIM_EV_KEY), code: code, value: value)
       + event(ns: ns, type: UInt16(CSHIM_EV_SYN), code: UInt16(CSHIM_SYN_REPORT), value: 0)
   }
+}
+
+/// `turn` ran out of time before its condition held.
+struct HarnessTimeout: Error, CustomStringConvertible {
+  var seconds: Double
+  var log: String
+  var description: String { "the condition did not hold within \(seconds) s; log:\n\(log)" }
 }

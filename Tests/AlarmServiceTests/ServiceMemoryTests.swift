@@ -13,9 +13,7 @@ import Testing
   @Test func pagesAreReleasedWhenIdleAndNeverDuringARing() throws {
     let h = try H(config: H.config(H.alarm("wake", "07:00")), at: H.at(5, 0))
     h.service.startReleasingPages()  // as `run()` does after `start()`
-    func releases() -> Int {
-      h.log.split(separator: "\n").filter { $0.contains("of the executable's pages") }.count
-    }
+    func releases() -> Int { h.service.pageReleases }
     // A request meanwhile (30 s) does not put off start-up's release (2 s).
     #expect(try h.request(#"{"cmd":"status"}"#).contains(#""ok":true"#))
     try #require(try h.turn { releases() == 1 }, "no release after start-up:\n\(h.log)")
@@ -28,7 +26,7 @@ import Testing
     try #require(try h.turn { h.ringerSaw { if case .firstFrame = $0 { true } else { false } } })
     // A release due while the ring sounds does nothing.
     h.service.releasePagesSoon(after: .milliseconds(10))
-    _ = try h.turn(timeout: 1) { h.service.pageReleaseDue == nil }
+    try h.turn(timeout: 1) { h.service.pageReleaseDue == nil }
     #expect(h.service.pageReleaseDue == nil)
     #expect(releases() == before, "released while ringing:\n\(h.log)")
 

@@ -71,6 +71,26 @@ import Testing
     #expect(!r.stderr.contains(":2:"), "an absolute path is allowed: \(r.stderr)")
   }
 
+  /// A newline, an escape or a NUL in `sound` (names and paths alike) is an error at its
+  /// value, shown escaped: it never reaches the log or the status output raw.
+  @Test func checkReportsControlCharactersInASound() throws {
+    let dir = try TempDir("cli")
+    defer { dir.remove() }
+    for (value, code) in [
+      (#"morning\nfake log line"#, "U+000A"), (#"\u001b[31mred"#, "U+001B"),
+      (#"/sounds/x\u0000.wav"#, "U+0000"),
+    ] {
+      let path = try dir.write(
+        "control.toml", "[[alarm]]\ntime = \"06:45\"\nsound = \"\(value)\"\n")
+      let r = try CLI.run(["check", "--config", path])
+      #expect(r.status == 1, "\(value)")
+      #expect(
+        r.stderr.contains(
+          "\(path):3:9: a sound name must not contain control characters (\(code))"), "\(r.stderr)")
+      #expect(!r.stderr.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, "\(value)")
+    }
+  }
+
   @Test func checkOnAMissingFileFails() throws {
     let r = try CLI.run(["check", "--config", "/nonexistent/alarms.toml"])
     #expect(r.status == 1)

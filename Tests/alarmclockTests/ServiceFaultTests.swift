@@ -60,4 +60,32 @@ import Testing
     #expect(try ServiceControlTests.nextIDs(service).first == "wake")
     #expect(service.terminate() == 0)
   }
+
+  /// `[settings] state_dir` and `socket` are where the service keeps its memory: after a
+  /// typo and a power cut it still finds `last-good.toml` there and listens where the CLI
+  /// looks, instead of starting with no alarm at the defaults.
+  @Test func theConfiguredStateDirAndSocketSurviveABrokenConfig() throws {
+    let dir = try TempDir("service")
+    defer { dir.remove() }
+    let state = dir.file("mine")
+    let socket = state + "/my.sock"
+    let settings = "state_dir = \"\(state)\"\nsocket = \"\(socket)\""
+    let good = ServiceControlTests.config(Self.alarms).replacingOccurrences(
+      of: "[settings]\n", with: "[settings]\n\(settings)\n")
+    let service = try ServiceProcess(dir: dir, config: good, pathFlags: false)
+    #expect(FileManager.default.fileExists(atPath: state + "/last-good.toml"))
+    // A typo elsewhere in the file: it no longer decodes.
+    try ServiceControlTests.save(good + "\n[[alarm]]\ntime = \"25:99\"\n", to: service.configPath)
+    try service.waitForLog("config rejected (file changed)")
+    service.kill9()
+    try service.start()
+    #expect(service.log.contains("is unusable: ringing the last good config"), "\(service.log)")
+    #expect(service.log.contains("state \(state), socket \(socket)"), "\(service.log)")
+    // The CLI finds the socket in the broken file as well.
+    let status = try CLI.run(
+      ["status", "--json", "--config", service.configPath], environment: ["TZ": "UTC"])
+    #expect(status.status == 0, "\(status.stderr)")
+    #expect(status.stdout.contains("\"wake\""), "\(status.stdout)")
+    #expect(service.terminate() == 0)
+  }
 }

@@ -48,6 +48,50 @@ import Testing
     #expect(r.stdout == "log in at http://192.168.1.5:8080/login?token=\(web.token)\n")
   }
 
+  @Test func aTokenFileOthersCanReadOrAShortTokenIsRefused() throws {
+    let dir = try TempDir("web-token-checks")
+    defer { dir.remove() }
+    let config = try dir.write("alarms.toml", Self.config)
+    let token = try dir.write("token", String(repeating: "k", count: 40) + "\n")
+    chmod(token, 0o644)
+    let open = try CLI.run(["web", "--print-url", "--config", config, "--token-file", token])
+    #expect(open.status == 1)
+    #expect(open.stderr.contains("readable or writable by every user (mode 644)"))
+    #expect(open.stderr.contains("chmod 600 \(token)"))
+    chmod(token, 0o600)
+    #expect(
+      try CLI.run(["web", "--print-url", "--config", config, "--token-file", token]).status == 0)
+    let short = try dir.write("short", "123456789\n")
+    chmod(short, 0o600)
+    let r = try CLI.run(["web", "--print-url", "--config", config, "--token-file", short])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("the token is 9 characters, fewer than 16"))
+  }
+
+  /// A new token works at once, the old one and its logins at once no more.
+  @Test func aNewTokenInTheFileWorksAtOnce() throws {
+    let web = try Self.start("web-new-token")
+    defer { web.dir.remove() }
+    let login = try web.request("POST", "/login", body: "token=\(web.token)", auth: false)
+    let cookie = try #require(login.header("Set-Cookie")?.split(separator: ";").first)
+    #expect(
+      try web.request("GET", "/", headers: ["Cookie": String(cookie)], auth: false).status == 200)
+    let fresh = String(repeating: "f", count: 20) + "new-token"
+    let temp = try web.dir.write("token.new", fresh + "\n")
+    chmod(temp, 0o600)
+    #expect(rename(temp, web.tokenPath) == 0)
+    let new = try web.request(
+      "GET", "/api/alarms", headers: ["Authorization": "Bearer \(fresh)"], auth: false)
+    #expect(new.status == 200)
+    #expect(try web.request("GET", "/api/alarms").status == 401)
+    let page = try web.request("GET", "/", headers: ["Cookie": String(cookie)], auth: false)
+    #expect(page.status == 303)
+    #expect(page.header("Location") == "/login")
+    try waitFor("the change in the log", timeout: 10) {
+      web.log.contains("the new token is in use")
+    }
+  }
+
   @Test func theAPINeedsTheToken() throws {
     let web = try Self.start("web-auth")
     defer { web.dir.remove() }
@@ -199,6 +243,7 @@ import Testing
     let r = try web.request("POST", "/api/alarms", body: big)
     #expect(r.status == 413)
     #expect(r.errorCode == "body-too-large")
+    #expect(r.header("X-Content-Type-Options") == "nosniff")
     #expect(web.config == before)
     // A malformed header line or length: 400; bytes that are not HTTP at all: the
     // connection is closed. The process keeps serving either way.
@@ -210,6 +255,16 @@ import Testing
       try raw.write(Array(malformed.utf8))
       #expect(try raw.readReply().status == 400)
     }
+    // Two Content-Length headers: 400 before the request is handled, with the headers
+    // of every reply.
+    let twice = try web.connect()
+    try twice.write(
+      Array(
+        ("GET /api/alarms HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(web.token)\r\n"
+          + "Content-Length: 0\r\nContent-Length: 0\r\n\r\n").utf8))
+    let refused = try twice.readReply()
+    #expect(refused.status == 400)
+    #expect(refused.header("X-Frame-Options") == "DENY")
     let garbage = try web.connect()
     try garbage.write([0, 1, 2, 0xff] + Array(" garbage\r\n\r\n".utf8))
     #expect(garbage.isClosed())

@@ -96,3 +96,8 @@ for line in sys.stdin:
     if str(e.get("MESSAGE", "")).startswith("ringing '"'"'" + sys.argv[1] + "'"'"'"):
         print(e.get("PRIORITY"), int(e["__REALTIME_TIMESTAMP"]) // 1000); break' "$1"
 }
+# product_paths: the product's own paths (scripts/vm/product-paths), one a line.
+product_paths() { grep '^/' "$VM_REPO/scripts/vm/product-paths"; }
+# host_shows_through PATH: PATH exists here before anything of this run made it (the
+# first boot, before the install): the host's copy shows through the overlay.
+host_shows_through() { [ -e "$1" ] || [ -L "$1" ]; }

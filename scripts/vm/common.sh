@@ -46,3 +46,25 @@ VM_KREL=${VM_KPKG#linux-image-}
 VM_KDIR=$VM_CACHE/kernel/$VM_KREL
 VM_KSERIES=$(printf '%s' "$VM_KREL" | cut -d. -f1,2)
 VM_BOOT=$VM_CACHE/boot
+
+# vm_plant: what a hand run of `sudo alarmclock run` leaves on the host (issue 27), a
+# marker file in /etc/alarmclock and /var/lib/alarmclock, where this user may write (a
+# directory made for it is removed again by vm_unplant). The tiers must not see it: the
+# boot tier's boot-install and the VM tier's kernel-smoke check that nothing of the
+# host's product paths (scripts/vm/product-paths) shows through. VM_PLANT=0 skips it.
+VM_PLANTED=() VM_PLANT_DIRS=()
+vm_plant() {
+  [ "${VM_PLANT:-1}" = 1 ] || return 0
+  local dir
+  for dir in /etc/alarmclock /var/lib/alarmclock; do
+    if [ ! -d "$dir" ]; then mkdir "$dir" 2>/dev/null && VM_PLANT_DIRS+=("$dir") || continue; fi
+    : >"$dir/.vm-host-leftover-$$" 2>/dev/null && VM_PLANTED+=("$dir/.vm-host-leftover-$$")
+  done
+  [ ${#VM_PLANTED[@]} -eq 0 ] || vm_log "planted host leftovers: ${VM_PLANTED[*]}"
+}
+vm_unplant() {
+  [ ${#VM_PLANTED[@]} -eq 0 ] || rm -f "${VM_PLANTED[@]}"
+  local dir
+  for dir in "${VM_PLANT_DIRS[@]}"; do rmdir "$dir" 2>/dev/null || true; done
+  VM_PLANTED=() VM_PLANT_DIRS=()
+}

@@ -67,6 +67,28 @@ public enum ConfigDecoder {
     return ConfigResult(path: path, config: hasErrors ? nil : config, diagnostics: diagnostics)
   }
 
+  /// The `[settings]` of a config that does not decode, read leniently: each line of the
+  /// `[settings]` table that is valid on its own counts, the rest of the file is ignored.
+  /// The service finds its own memory with this (`state_dir` with `last-good.toml` and
+  /// `state.json`, its `socket`) after a typo anywhere else; a broken line there falls back
+  /// to the default like an absent one.
+  public static func recoverSettings(_ text: String, path: String) -> Settings {
+    var inSettings = false
+    var kept: [Substring] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      let trimmed = line.drop { $0 == " " || $0 == "\t" }
+      if trimmed.hasPrefix("[") {
+        let header = trimmed.prefix { $0 != "#" }.filter { $0 != " " && $0 != "\t" && $0 != "\r" }
+        inSettings = header == "[settings]"
+        continue
+      }
+      guard inSettings, !trimmed.isEmpty, !trimmed.hasPrefix("#") else { continue }
+      if decode("[settings]\n" + line, path: path).config != nil { kept.append(line) }
+    }
+    let table = "[settings]\n" + kept.joined(separator: "\n")
+    return decode(table, path: path).config?.settings ?? Settings()
+  }
+
   static let topLevelKeys = [
     "defaults", "settings", "audio", "button", "input", "hooks", "web", "alarm",
   ]

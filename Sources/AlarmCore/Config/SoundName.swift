@@ -12,6 +12,14 @@ public enum SoundName {
   /// Why `value` cannot name a sound inside a sound directory, or nil when it can (or is
   /// a path).
   public static func problem(_ value: String) -> String? {
+    // A newline, an escape or a NUL would reach the log and the status output raw.
+    if let c = value.unicodeScalars.first(where: {
+      $0.value < 0x20 || (0x7f...0x9f).contains($0.value)
+    }) {
+      let code = String(c.value, radix: 16, uppercase: true)
+      return
+        "a sound name must not contain control characters (U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code))"
+    }
     if isPath(value) { return nil }
     if value.isEmpty { return "a sound name must not be empty" }
     var parts = value.split(separator: "/", omittingEmptySubsequences: false)

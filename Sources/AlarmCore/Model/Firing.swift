@@ -64,9 +64,17 @@ public protocol FiringSource: Sendable {
   /// The first firing of one alarm strictly after `instant` (for `skip`).
   /// The default walks `next(after:marks:)`; a schedule can do better.
   func next(of alarmID: String, after instant: Instant, marks: ScheduleMarks) -> Firing?
+  /// The occurrences of one alarm after `after` skipped before its next firing (at most
+  /// `limit`, earliest first), each with why. The default knows of none.
+  func skipped(of alarmID: String, after: Instant, marks: ScheduleMarks, limit: Int)
+    -> [SkippedOccurrence]
 }
 
 extension FiringSource {
+  public func skipped(of alarmID: String, after: Instant, marks: ScheduleMarks, limit: Int)
+    -> [SkippedOccurrence]
+  { [] }
+
   public func next(of alarmID: String, after instant: Instant, marks: ScheduleMarks) -> Firing? {
     var t = instant
     // Bounded: 10,000 instants of other alarms first is beyond any real config.

@@ -89,7 +89,8 @@ public enum ReplyPayload: Hashable, Sendable {
   /// snooze: `{"ok":true,"until":...}`.
   case snooze(until: String)
 
-  var members: [String: JSONValue] {
+  /// The reply's fields, `ok` aside (the web API answers with exactly these).
+  public var members: [String: JSONValue] {
     switch self {
     case .empty: return [:]
     case .status(let s): return s.members
@@ -225,18 +226,52 @@ extension StatusReport {
 }
 
 extension UpcomingFiring {
-  var json: JSONValue { .object(["id": .string(id), "label": str(label), "at": .string(at)]) }
+  /// `{id, label, at, time, sound, skipped}`; label and sound null when unset.
+  public var json: JSONValue {
+    .object([
+      "id": .string(id), "label": str(label), "at": .string(at), "time": .string(time),
+      "sound": str(sound), "skipped": .array(skipped.map(\.json)),
+    ])
+  }
 
   static func list(_ top: JSONFields, _ key: String) throws(JSONFieldError) -> [UpcomingFiring] {
     var out: [UpcomingFiring] = []
     for (n, v) in try top.array(key, maxCount: 100_000).enumerated() {
       let f = try JSONFields(v, path: "\(key)[\(n)]")
+      var skipped: [SkippedOccurrence] = []
+      if f.optional("skipped") != nil {
+        for (k, s) in try f.array("skipped", maxCount: 10_000).enumerated() {
+          skipped.append(try SkippedOccurrence(JSONFields(s, path: "\(key)[\(n)].skipped[\(k)]")))
+        }
+      }
       out.append(
         UpcomingFiring(
           id: try f.string("id"),
           label: try f.optionalString("label", maxLength: Alarm.maxLabelBytes),
-          at: try f.string("at")))
+          at: try f.string("at"), time: try f.optionalString("time") ?? "",
+          sound: try f.optionalString("sound", maxLength: 10_000), skipped: skipped))
     }
     return out
+  }
+}
+
+extension SkippedOccurrence {
+  /// Reads back what `json` wrote.
+  init(_ f: JSONFields) throws(JSONFieldError) {
+    let text = try f.string("date")
+    guard let date = LocalDate(iso: text) else { throw f.fail("date", "must be a date") }
+    let reason = try f.string("reason", maxLength: 10_000)
+    switch try f.string("kind") {
+    case "date": self.init(date: date, reason: .date)
+    case "once": self.init(date: date, reason: .once)
+    case "calendar": self.init(date: date, reason: .calendar(reason))
+    case "range":
+      let bounds = reason.dropFirst("vacation ".count).split(separator: ".").map(String.init)
+      guard reason.hasPrefix("vacation "), bounds.count == 2,
+        let from = LocalDate(iso: bounds[0]), let to = LocalDate(iso: bounds[1])
+      else { throw f.fail("reason", "must be 'vacation FROM..TO'") }
+      self.init(date: date, reason: .range(DateRange(from: from, to: to)))
+    default: throw f.fail("kind", "must be date, range, calendar or once")
+    }
   }
 }

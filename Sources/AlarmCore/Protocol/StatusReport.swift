@@ -102,15 +102,29 @@ public struct SessionStatus: Hashable, Sendable {
   public var snoozeLimitReached: Bool { maxSnoozes.map { snoozes >= $0 } ?? false }
 }
 
+/// One upcoming firing, as `next` and `status` report it (`UpcomingFiring.list` makes them).
 public struct UpcomingFiring: Hashable, Sendable {
   public var id: String
   public var label: String?
+  /// ISO 8601 with its UTC offset.
   public var at: String
+  /// The alarm's wall time (`06:45`); empty when an older service did not say.
+  public var time: String
+  /// The alarm's `sound`, when it names one.
+  public var sound: String?
+  /// Its alarm's occurrences skipped before it (from the previous one listed).
+  public var skipped: [SkippedOccurrence]
 
-  public init(id: String, label: String?, at: String) {
+  public init(
+    id: String, label: String?, at: String, time: String = "", sound: String? = nil,
+    skipped: [SkippedOccurrence] = []
+  ) {
     self.id = id
     self.label = label
     self.at = at
+    self.time = time
+    self.sound = sound
+    self.skipped = skipped
   }
 }
 

@@ -62,8 +62,8 @@ extension AlarmEngine {
   public func upcomingFirings(after now: Instant, count: Int, format: (Instant) -> String)
     -> [UpcomingFiring]
   {
-    upcoming(after: now, count: count).map {
-      UpcomingFiring(id: $0.alarmID, label: alarms[$0.alarmID]?.label, at: format($0.at))
-    }
+    UpcomingFiring.list(
+      alarms: alarms, source: source, after: now, count: count, marks: state.marks,
+      format: format)
   }
 }

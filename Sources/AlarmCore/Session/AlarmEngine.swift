@@ -87,13 +87,7 @@ public struct AlarmEngine: Sendable {
 
   /// The next `count` firings after `now`, in order (simultaneous ones all listed).
   public func upcoming(after now: Instant, count: Int) -> [Firing] {
-    var out: [Firing] = []
-    var t = now
-    while out.count < count, let f = source.next(after: t, marks: state.marks) {
-      out += source.firings(after: f.at - .seconds(1), through: f.at, marks: state.marks)
-      t = f.at
-    }
-    return Array(out.prefix(max(0, count)))
+    Upcoming.firings(source, after: now, count: count, marks: state.marks)
   }
 
   /// History entries people care about in `status`: rung, missed, replaced.

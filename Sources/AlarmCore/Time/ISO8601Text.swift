@@ -12,6 +12,16 @@ public enum ISO8601Text {
     return "\(date)T\(clock)\(zoneText)"
   }
 
+  /// The wall date and time written in `2027-03-28T06:45:00+02:00` (the writer's zone).
+  public static func localParts(_ text: String) -> (date: LocalDate, time: LocalTime)? {
+    let chars = Array(text.utf8)
+    guard chars.count >= 19,
+      let date = LocalDate(iso: String(decoding: chars[0..<10], as: UTF8.self)),
+      let time = LocalTime(text: String(decoding: chars[11..<19], as: UTF8.self))
+    else { return nil }
+    return (date, time)
+  }
+
   /// Reads `2027-03-28T06:45:00+02:00`, `2027-03-28T06:45:00Z`, a local
   /// `2027-03-28T06:45[:00]` or `2027-03-28 06:45` (a wall time in `zone`, by
   /// RFC 5545's gap and overlap rules), or a bare date `2027-03-28` (local

@@ -53,7 +53,7 @@ final class RateConverter: AudioSource {
     let keep = max(0, min(1, bufferFrames - i))
     for k in 0..<(keep * ch) { buffer[k] = buffer[(bufferFrames - keep) * ch + k] }
     position -= Double(bufferFrames - keep)
-    let n = try buffer.withUnsafeMutableBufferPointer { b throws(SoundError) in
+    let n = try buffer.withMutableBuffer { b throws(SoundError) in
       // swift-format-ignore: the buffer is never empty
       try inner.read(into: b.baseAddress! + keep * ch, frames: RateConverter.chunk)
     }

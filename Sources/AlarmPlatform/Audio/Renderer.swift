@@ -55,7 +55,7 @@ final class Renderer {
     var emptyRewinds = 0
     while got == 0 {
       do throws(SoundError) {
-        got = try scratch.withUnsafeMutableBufferPointer { buf throws(SoundError) in
+        got = try scratch.withMutableBuffer { buf throws(SoundError) in
           // swift-format-ignore: the buffer always has room for `frames`
           try source.read(into: buf.baseAddress!, frames: frames)
         }

@@ -60,8 +60,8 @@ enum HookProcess {
   /// Spawns `file` with `argv` and `environment` (`NAME=value` strings): stdin is
   /// /dev/null, stdout and stderr go to `output`, every other descriptor is closed, the
   /// signal mask is empty and every signal has its default action (the service blocks
-  /// SIGTERM/SIGINT/SIGHUP/SIGCHLD for its signalfd and ignores SIGPIPE; a child must not
-  /// inherit either), and the child leads a new process group (so a kill reaches its
+  /// SIGTERM/SIGINT/SIGHUP for its signalfd and ignores SIGPIPE; a child must not inherit
+  /// either; SIGCHLD is not blocked: exits are seen through pidfds), and the child leads a new process group (so a kill reaches its
   /// children). Returns the child's pid, which is also its process group id.
   static func spawn(
     file: String, argv: [String], environment: [String], output: FileDescriptor

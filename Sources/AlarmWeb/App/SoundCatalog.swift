@@ -1,6 +1,6 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
-import AlarmService
 
 #if canImport(Glibc)
   import Glibc

@@ -130,12 +130,7 @@ extension WebApp {
   func control(_ request: ControlRequest) -> WebResponse {
     switch ServiceRequests.send(request, socket: setup.socketPath, timeout: setup.serviceTimeout) {
     case .failure(let e): return Self.failure(e)
-    case .success(let payload):
-      guard
-        case .object(var members)? = try? JSONValue.parse(ControlReply.ok(payload).encodedLine())
-      else { return .json(.object([:])) }
-      members["ok"] = nil
-      return .json(.object(members))
+    case .success(let payload): return .json(.object(payload.members))
     }
   }
 
@@ -150,11 +145,11 @@ extension WebApp {
     }
   }
 
-  /// Exactly what `alarmclock next --json --count N` prints (from the config file).
+  /// Exactly what `alarmclock next --json --count N` prints (the config and the state file).
   private func next(_ request: WebRequest) -> WebResponse {
     var count = 1
     if let text = request.queryValue("count") {
-      guard let n = Int(text), (1...100).contains(n) else {
+      guard let n = Int(text), ControlRequest.nextCountRange.contains(n) else {
         return .error(
           400, "invalid-value", "count wants a whole number from 1 to 100, not '\(text)'")
       }
@@ -166,8 +161,9 @@ extension WebApp {
     case .success(let l): loaded = l
     case .failure(let e): return Self.failure(e)
     }
+    let marks = AlarmListing.savedMarks(loaded.config, stateDir: setup.stateDir)
     var r = WebResponse.json(
-      UpcomingListing(loaded, after: setup.now(), count: count, text: text).json)
+      UpcomingListing(loaded, after: setup.now(), count: count, marks: marks, text: text).json)
     r.headers.append(("ETag", view.etag))
     return r
   }

@@ -101,13 +101,14 @@ extension WebApp {
         AlarmRow(alarm: $0, done: done.contains($0.id), skippedDate: marks.skipNext[$0.id])
       }
       let now = setup.now()
-      let schedule = Schedule(alarms: config.alarms, zone: zone, daysOff: loaded.daysOff(at: now))
-      if let f = schedule.next(after: now, marks: marks),
-        let alarm = config.alarm(id: f.alarmID)
+      if let f = UpcomingFiring.list(
+        config.alarms, zone: zone, daysOff: loaded.daysOff(at: now), after: now, count: 1,
+        marks: marks
+      ).first, let alarm = config.alarm(id: f.id), let at = ISO8601Text.parse(f.at, in: zone),
+        let local = ISO8601Text.localParts(f.at)
       {
-        let local = zone.local(at: f.at)
         list.next = NextAlarm(
-          id: alarm.id, label: alarm.label, date: local.date, time: local.time, until: f.at - now)
+          id: alarm.id, label: alarm.label, date: local.date, time: local.time, until: at - now)
       }
     }
     switch serviceStatus() {

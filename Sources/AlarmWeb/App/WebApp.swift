@@ -1,7 +1,7 @@
 import AlarmClient
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
-import AlarmService
 
 /// What the web process works on: the config file, the service's socket and state.
 public struct WebSetup: Sendable {
@@ -33,15 +33,24 @@ public struct WebSetup: Sendable {
 /// involved. Routes: the JSON API under `/api/` and the page (docs/http.md).
 public final class WebApp {
   public let setup: WebSetup
-  let access: WebAccess
+  private let fixedAccess: WebAccess
+  private let tokenWatch: TokenWatch?
   var throttle = LoginThrottle()
   let store: ConfigStore
+  /// Told when the token file changed (a line for the log).
+  public var onTokenChange: ((String) -> Void)?
 
-  public init(setup: WebSetup, access: WebAccess) {
+  /// Serves with `access`; with `tokenFile`, the access of that file, read again whenever
+  /// it changes (`TokenWatch`).
+  public init(setup: WebSetup, access: WebAccess, tokenFile: String? = nil) {
     self.setup = setup
-    self.access = access
+    fixedAccess = access
+    tokenWatch = tokenFile.map { TokenWatch(path: $0, access: access) }
     store = ConfigStore(path: setup.configPath, environment: setup.environment)
   }
+
+  /// Who may use the process now.
+  var access: WebAccess { tokenWatch?.access ?? fixedAccess }
 
   /// The last decoded config and when it was decoded (CLOCK_MONOTONIC).
   private var cache: (view: WebConfigView, at: Duration)?
@@ -85,6 +94,7 @@ public final class WebApp {
   /// and frames.
   public func respond(_ request: WebRequest) -> WebResponse {
     var response: WebResponse
+    if let change = tokenWatch?.refresh() { onTokenChange?(change) }
     // Anything but a read may change what the service reports.
     if request.method != "GET" && request.method != "HEAD" { statusChanged() }
     if request.path == "/api" || request.path.hasPrefix("/api/") {
@@ -92,10 +102,7 @@ public final class WebApp {
     } else {
       response = page(request)
     }
-    response.headers += [
-      ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
-      ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
-    ]
+    response.headers += WebResponse.safetyHeaders
     if response.header("content-type")?.hasPrefix("text/html") == true {
       response.headers.append(
         (

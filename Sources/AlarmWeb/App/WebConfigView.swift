@@ -1,6 +1,6 @@
 import AlarmClient
 import AlarmCore
-import AlarmService
+import AlarmFiles
 
 /// The config file as one request sees it: its ETag and the usable config, or the CLI's
 /// words for why it cannot be used (with the file's `path:line:col: message` errors).

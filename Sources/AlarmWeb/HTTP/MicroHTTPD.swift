@@ -5,12 +5,18 @@ import CMicroHTTPD
   import Glibc
 #endif
 
-/// The HTTP limits of the web process.
+/// The HTTP limits of the web process (the slot policy: `WebSlots`).
 public struct WebLimits: Sendable {
-  /// Open connections at most; more are refused by libmicrohttpd at accept time.
+  /// Open connections at most; a newcomer past it closes the connection idle the longest.
   public var connections: UInt32 = 64
-  /// A connection idle (or trickling a request, the slowloris attack) this long is closed.
+  /// Open connections from one address (IPv4, or an IPv6 /64) at most; a newcomer past it
+  /// closes that address's connection idle the longest.
+  public var perAddress: Int = 16
+  /// Seconds a connection may go without progress (a complete request): idle, trickling
+  /// a request (the slowloris attack: a byte is not progress), or refused.
   public var idleTimeout: UInt32 = 10
+  /// The idle timeout while more than half the connection slots are taken.
+  public var pressureTimeout: Duration = .seconds(2)
   /// Memory per connection for the request line and headers (libmicrohttpd answers a
   /// request that does not fit with 431/414 on its own).
   public var connectionMemory: Int = 32 * 1024
@@ -20,10 +26,13 @@ public struct WebLimits: Sendable {
   public init() {}
 }
 
-/// A libmicrohttpd daemon in external-loop mode (`MHD_USE_EPOLL`, no thread of its own):
-/// `epollDescriptor` goes into our `EventLoop`, `run()` is called when it is readable and
-/// `timeout` says when to call it anyway. Requests are collected into `WebRequest`s and
-/// answered by `respond`; a reply with a `delay` suspends its connection until `resume`.
+/// A libmicrohttpd daemon in external-loop mode (`MHD_USE_EPOLL`, no thread of its own)
+/// and without a listening socket (`MHD_USE_NO_LISTEN_SOCKET`): `WebServer` accepts and
+/// hands connections over with `add`. `epollDescriptor` goes into our `EventLoop`, `run()`
+/// is called when it is readable and `timeout` says when to call it anyway. Requests are
+/// collected into `WebRequest`s and answered by `respond`; a reply with a `delay` suspends
+/// its connection until `resume`. The `on...` callbacks report each connection's life to
+/// the slot policy.
 final class MicroHTTPD {
   /// Answers one complete request (on the loop thread).
   typealias Respond = (WebRequest) -> WebResponse
@@ -33,21 +42,31 @@ final class MicroHTTPD {
   private let respond: Respond
   /// Called with a connection whose reply waits for `delay`; call `resume` after it.
   var onDelayed: ((OpaquePointer, Duration) -> Void)?
-  /// Called on every request start (idle-exit bookkeeping).
-  var onActivity: (() -> Void)?
+  /// Called on every request start: its headers are all in.
+  var onRequest: ((OpaquePointer) -> Void)?
+  /// Called when a request is refused (a 401): no progress for the slot policy.
+  var onRefused: ((OpaquePointer) -> Void)?
+  /// Called when a request's reply is sent.
+  var onCompleted: ((OpaquePointer) -> Void)?
+  /// Called when a connection is handed over (with its socket) and when it is closed.
+  var onOpened: ((OpaquePointer, Int32) -> Void)?
+  var onClosed: ((OpaquePointer) -> Void)?
   /// Connections opened and not yet completed.
   private(set) var openRequests = 0
 
-  /// Starts on `listenFD`, a listening TCP socket the daemon takes over (and closes).
-  init(listenFD: Int32, limits: WebLimits, respond: @escaping Respond) throws(SystemError) {
+  /// Starts the daemon; it serves the connections given to `add`.
+  init(limits: WebLimits, respond: @escaping Respond) throws(SystemError) {
     self.limits = limits
     self.respond = respond
     let context = Unmanaged.passUnretained(self).toOpaque()
     var config = cmhd_config(
-      flags: UInt32(MHD_USE_EPOLL.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue),
-      listen_fd: listenFD, connection_limit: limits.connections,
+      flags: UInt32(MHD_USE_EPOLL.rawValue) | UInt32(MHD_ALLOW_SUSPEND_RESUME.rawValue)
+        | UInt32(MHD_USE_NO_LISTEN_SOCKET.rawValue),
+      // Room for connections closed by the slot policy that the daemon has not reaped yet.
+      connection_limit: limits.connections * 2,
       connection_timeout: limits.idleTimeout, connection_memory_limit: limits.connectionMemory,
-      handler: microHTTPDAccess, completed: microHTTPDCompleted, context: context)
+      handler: microHTTPDAccess, completed: microHTTPDCompleted,
+      notify_connection: microHTTPDConnection, context: context)
     guard let d = cmhd_start(&config) else {
       throw SystemError("MHD_start_daemon", errno: errno == 0 ? EINVAL : errno)
     }
@@ -56,7 +75,16 @@ final class MicroHTTPD {
 
   deinit { stop() }
 
-  /// Closes every connection and the listening socket.
+  /// Hands an accepted connection over (the daemon closes it, also when this fails).
+  func add(_ fd: Int32, address: UnsafePointer<sockaddr>, length: socklen_t) -> Bool {
+    guard let d = daemon else {
+      Glibc.close(fd)
+      return false
+    }
+    return MHD_add_connection(d, fd, address, length) == .YES
+  }
+
+  /// Closes every connection.
   func stop() {
     if let d = daemon { MHD_stop_daemon(d) }
     daemon = nil
@@ -100,7 +128,18 @@ final class MicroHTTPD {
       let exchange = Exchange()
       slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
       openRequests += 1
-      onActivity?()
+      onRequest?(connection)
+      // Two lengths: which one frames the body is ambiguous (request smuggling through a
+      // proxy that picks the other one); refused before any body is read.
+      let lengths = pairs(connection, .HEADER_KIND).filter {
+        $0.name.lowercased() == "content-length"
+      }
+      if lengths.count > 1 {
+        var r = WebResponse.error(
+          400, "bad-request", "the request has \(lengths.count) Content-Length headers")
+        r.headers.append(("Connection", "close"))
+        return queue(connection, r)
+      }
       if let length = lookup(connection, .HEADER_KIND, "Content-Length"),
         let n = Int(length), n > limits.maxBody
       {
@@ -133,6 +172,7 @@ final class MicroHTTPD {
       { a, b in a + ", " + b },
       body: exchange.body)
     var response = respond(request)
+    if response.status == 401 { onRefused?(connection) }
     if let delay = response.delay, delay > .zero {
       response.delay = nil
       exchange.pending = response
@@ -143,11 +183,22 @@ final class MicroHTTPD {
     return queue(connection, response)
   }
 
-  fileprivate func completed(_ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+  fileprivate func completed(
+    _ connection: OpaquePointer?, _ slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+  ) {
     guard let slot, let raw = slot.pointee else { return }
     Unmanaged<Exchange>.fromOpaque(raw).release()
     slot.pointee = nil
     openRequests -= 1
+    if let connection { onCompleted?(connection) }
+  }
+
+  fileprivate func connection(_ connection: OpaquePointer, started: Bool) {
+    if started {
+      onOpened?(connection, cmhd_connection_fd(connection))
+    } else {
+      onClosed?(connection)
+    }
   }
 
   private func tooLarge() -> WebResponse {
@@ -165,6 +216,10 @@ final class MicroHTTPD {
     guard let r else { return .NO }
     defer { MHD_destroy_response(r) }
     for (name, value) in response.headers { _ = MHD_add_response_header(r, name, value) }
+    // Replies made here (413, 400) get the headers WebApp's replies carry.
+    if response.header("X-Content-Type-Options") == nil {
+      for (name, value) in WebResponse.safetyHeaders { _ = MHD_add_response_header(r, name, value) }
+    }
     return MHD_queue_response(connection, UInt32(response.status), r)
   }
 
@@ -215,5 +270,17 @@ private func microHTTPDCompleted(
   slot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?, code: MHD_RequestTerminationCode
 ) {
   guard let cls else { return }
-  Unmanaged<MicroHTTPD>.fromOpaque(cls).takeUnretainedValue().completed(slot)
+  Unmanaged<MicroHTTPD>.fromOpaque(cls).takeUnretainedValue().completed(connection, slot)
+}
+
+/// libmicrohttpd's connection callback: a connection started or closed.
+private func microHTTPDConnection(
+  cls: UnsafeMutableRawPointer?, connection: OpaquePointer?,
+  socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+  code: MHD_ConnectionNotificationCode
+) {
+  guard let cls, let connection else { return }
+  Unmanaged<MicroHTTPD>.fromOpaque(cls).takeUnretainedValue().connection(
+    // MHD_CONNECTION_NOTIFY_STARTED is 0 (the enum's case names differ between versions).
+    connection, started: code.rawValue == 0)
 }

@@ -126,7 +126,7 @@ public enum WebListener {
       }
     }
     try retryingEINTR("listen(\(where_))") { listen(fd, 128) }
-    // libmicrohttpd takes the descriptor over and closes it when it stops.
+    // A copy of its own for WebServer, which accepts on it (and closes it when it stops).
     return try retryingEINTR("fcntl(F_DUPFD_CLOEXEC)") { fcntl(owned.rawValue, F_DUPFD_CLOEXEC, 3) }
   }
 }

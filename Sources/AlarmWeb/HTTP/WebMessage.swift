@@ -66,6 +66,12 @@ public struct WebResponse: Sendable {
     headers.first { $0.name.lowercased() == name.lowercased() }?.value
   }
 
+  /// The headers every reply carries: out of caches, frames and content sniffing.
+  public static let safetyHeaders: [(name: String, value: String)] = [
+    ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+    ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"),
+  ]
+
   /// A JSON reply (`application/json`, a final newline so `curl` output ends its line).
   public static func json(_ value: JSONValue, status: Int = 200) -> WebResponse {
     WebResponse(

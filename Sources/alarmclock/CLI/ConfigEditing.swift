@@ -1,5 +1,6 @@
 import AlarmClient
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
 import AlarmService
 
@@ -28,8 +29,11 @@ struct ConfigEditing {
     }
   }
 
-  /// "next: Mon 06:45 Work (in 7 h 32 min)", or why it will not ring.
-  static func nextLine(_ alarm: Alarm, zone: TimeZoneRules, env: [String: String]) -> String {
+  /// "next: Mon 06:45 Work (in 7 h 32 min)", or why it will not ring. The service's marks
+  /// (a skip, a rung one-off) count, read from the state file of `config`'s state_dir.
+  static func nextLine(
+    _ alarm: Alarm, config: Config, zone: TimeZoneRules, env: [String: String]
+  ) -> String {
     let text = AlarmText(DisplayLocale(environment: env))
     guard alarm.enabled else { return "disabled: it will not ring until enabled" }
     let now = currentInstant()
@@ -40,13 +44,16 @@ struct ConfigEditing {
       }
     }
     let daysOff = DaysOff(files: calendars, today: zone.local(at: now).date)
-    let schedule = Schedule(alarms: [alarm], zone: zone, daysOff: daysOff)
-    guard let firing = schedule.next(after: now, marks: ScheduleMarks()) else {
+    let marks = AlarmListing.savedMarks(config, stateDir: nil)
+    guard
+      let next = UpcomingFiring.list(
+        [alarm], zone: zone, daysOff: daysOff, after: now, count: 1, marks: marks
+      ).first,
+      let at = ISO8601Text.parse(next.at, in: zone), let local = ISO8601Text.localParts(next.at)
+    else {
       return "it will not ring (its date is past)"
     }
-    let local = zone.local(at: firing.at)
     return "next: "
-      + text.firing(
-        date: local.date, time: local.time, label: text.label(alarm), until: firing.at - now)
+      + text.firing(date: local.date, time: local.time, label: text.label(alarm), until: at - now)
   }
 }

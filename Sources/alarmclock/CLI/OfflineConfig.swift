@@ -1,5 +1,6 @@
 import AlarmClient
 import AlarmCore
+import AlarmFiles
 import AlarmService
 
 extension OfflineConfig {

@@ -35,7 +35,9 @@ struct AddCommand: Command {
     return editing.run(.add(changes)) { result, zone in
       printOut("added alarm '\(result.alarmID)'")
       if let alarm = result.config.alarm(id: result.alarmID) {
-        printOut(ConfigEditing.nextLine(alarm, zone: zone, env: editing.env))
+        printOut(
+          ConfigEditing.nextLine(
+            alarm, config: result.config, zone: zone, env: editing.env))
       }
     }
   }

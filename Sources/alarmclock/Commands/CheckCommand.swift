@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmFiles
 import AlarmService
 
 /// `alarmclock check`: validates the config file.
@@ -31,7 +32,7 @@ struct CheckCommand: Command {
       for m in loaded.messages { printError(m) }
       if let warning = ClockTrust.warning(now: now, zone: loaded.zone) { printError(warning) }
       guard loaded.config != nil else {
-        let errors = loaded.messages.filter { !$0.contains(": warning: ") }.count
+        let errors = loaded.errors.count
         printError("\(path): \(errors) error\(errors == 1 ? "" : "s")")
         return ExitCode.failure
       }

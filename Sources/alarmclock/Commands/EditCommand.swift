@@ -59,7 +59,9 @@ struct EditCommand: Command {
       printOut(
         result.changed ? "changed alarm '\(result.alarmID)'" : "alarm '\(id)' already is so")
       if let alarm = result.config.alarm(id: result.alarmID) {
-        printOut(ConfigEditing.nextLine(alarm, zone: zone, env: editing.env))
+        printOut(
+          ConfigEditing.nextLine(
+            alarm, config: result.config, zone: zone, env: editing.env))
       }
     }
   }

@@ -28,7 +28,9 @@ func switchAlarm(_ edit: ConfigEdit, id: String, configPath: String?, on: Bool) 
     let state = on ? "enabled" : "disabled"
     printOut(result.changed ? "\(state) alarm '\(id)'" : "alarm '\(id)' already is \(state)")
     if on, let alarm = result.config.alarm(id: id) {
-      printOut(ConfigEditing.nextLine(alarm, zone: zone, env: editing.env))
+      printOut(
+        ConfigEditing.nextLine(
+          alarm, config: result.config, zone: zone, env: editing.env))
     }
   }
 }

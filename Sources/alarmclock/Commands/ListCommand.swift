@@ -1,5 +1,6 @@
 import AlarmClient
 import AlarmCore
+import AlarmFiles
 import AlarmService
 
 /// `alarmclock list`: the alarms, sorted by time, with their repeat summaries.

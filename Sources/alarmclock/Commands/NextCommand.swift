@@ -1,28 +1,36 @@
 import AlarmClient
 import AlarmCore
+import AlarmFiles
+import AlarmPlatform
 import AlarmService
 
-/// `alarmclock next`: the upcoming firings, computed from the config alone.
+/// `alarmclock next`: the upcoming firings, from the config and the service's state file,
+/// or from the running service.
 struct NextCommand: Command {
   static let name = "next"
   static let summary = "show the next alarms to ring"
   static let help = """
-    usage: alarmclock next [--config PATH] [--from ISO-8601] [--count N] [--json]
+    usage: alarmclock next [--config PATH] [--state-dir DIR] [--from ISO-8601] [--count N] [--json]
            alarmclock next --socket PATH [--count N] [--json]
 
     Shows the next N firings (default 1) after an instant (default now), e.g.
       Mon 06:45 Work (in 7 h 32 min)
-    --from takes 2027-03-28T06:00:00+02:00, a local 2027-03-28T06:00 or a date.
+    --from takes 2027-03-28T06:45:00+02:00, a local 2027-03-28T06:00 or a date.
     Occurrences skipped before a firing (skip dates and ranges, skip_calendars
-    days off) are listed under it, e.g. "  skipped: Christmas Day (2027-12-25)".
-    --json prints an array of {id, label, at, sound, skipped} with `at` in ISO 8601
-    with its UTC offset and skipped a list of {date, kind, reason}. Read from the config only: skips made with `alarmclock skip`
-    are known to the running service; with --socket the running service answers
-    instead (skips and done one-offs included; N at most 100).
+    days off, `alarmclock skip`) are listed under it, e.g.
+      "  skipped: Christmas Day (2027-12-25)".
+    --json prints an array of {id, label, at, time, sound, skipped} with `at` in
+    ISO 8601 with its UTC offset and skipped a list of {date, kind, reason}.
+    The service's skips and rung one-offs count: they are read from its state file
+    in --state-dir, else the config's state_dir, else /var/lib/alarmclock (when it
+    cannot be read, from the config alone). With --socket the running service
+    answers instead, in the same shape, without reading the config (--config
+    and --state-dir are then ignored; N at most 100).
     When the clock is obviously wrong (earlier than this alarmclock's release) a
     warning goes to stderr: the times shown follow that clock.
     """
   var configPath: String?
+  var stateDir: String?
   var from: String?
   var count: Int
   var json: Bool
@@ -31,6 +39,7 @@ struct NextCommand: Command {
   init(arguments: inout Arguments) throws(UsageError) {
     socket = try arguments.option("--socket")
     configPath = try arguments.option("--config")
+    stateDir = try arguments.option("--state-dir")
     from = try arguments.option("--from")
     count = try arguments.intOption("--count", in: 1...10_000) ?? 1
     json = arguments.flag("--json")
@@ -38,10 +47,11 @@ struct NextCommand: Command {
 
   func run() -> Int32 {
     let env = processEnvironment()
+    let text = AlarmText(DisplayLocale(environment: env))
+    if let socket { return askService(socket, text: text, env: env) }
     guard let loaded = OfflineConfig.load(configPath, env: env) else { return ExitCode.failure }
     let now = currentInstant()
     if let warning = ClockTrust.warning(now: now, zone: loaded.zone) { printError(warning) }
-    if let socket { return askService(socket, zone: loaded.zone, env: env) }
     var start = now
     if let from {
       guard let instant = ISO8601Text.parse(from, in: loaded.zone) else {
@@ -52,57 +62,30 @@ struct NextCommand: Command {
       }
       start = instant
     }
-    let text = AlarmText(DisplayLocale(environment: env))
-    let upcoming = UpcomingListing(loaded, after: start, count: count, text: text)
-    let firings = upcoming.firings
-    let yearOn = loaded.zone.local(at: start).date.adding(days: 366)
-    if json {
-      printOut(upcoming.json.encoded())
-      return ExitCode.ok
-    }
-    if firings.isEmpty {
-      printOut(text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘")
-      printQuiet(loaded, after: start, until: yearOn, text: text)
-      return ExitCode.ok
-    }
-    for (f, skipped) in zip(firings, upcoming.skipped) {
-      let local = loaded.zone.local(at: f.at)
-      let label = upcoming.byID[f.alarmID].map(text.label) ?? f.alarmID
-      printOut(text.firing(date: local.date, time: local.time, label: label, until: f.at - start))
-      for line in text.skippedLines(skipped, cut: skipped.count == Schedule.skippedLimit) {
-        printOut("  " + line)
-      }
-      if f.date > yearOn { printOut("  " + text.skippedUntil(label: label, until: yearOn)) }
-    }
+    let marks = AlarmListing.savedMarks(loaded.config, stateDir: stateDir)
+    let upcoming = UpcomingListing(loaded, after: start, count: count, marks: marks, text: text)
+    print(upcoming, from: start, zone: loaded.zone)
     return ExitCode.ok
   }
 
-  /// Under "no alarm will ring": each enabled alarm kept quiet by skipped days (a calendar
-  /// covering every day for years), with why, so the silence is never unexplained.
-  private func printQuiet(
-    _ loaded: OfflineConfig, after start: Instant, until yearOn: LocalDate, text: AlarmText
-  ) {
-    let schedule = Schedule(
-      alarms: loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: start))
-    for alarm in schedule.alarms {
-      let skipped = schedule.skipped(of: alarm.id, after: start, marks: ScheduleMarks())
-      guard !skipped.isEmpty else { continue }
-      let label = text.label(alarm)
-      printOut("\(label):")
-      for line in text.skippedLines(skipped, cut: skipped.count == Schedule.skippedLimit) {
-        printOut("  " + line)
-      }
-      printOut("  " + text.skippedUntil(label: label, until: yearOn))
+  private func print(_ upcoming: UpcomingListing, from start: Instant, zone: TimeZoneRules) {
+    if json {
+      printOut(upcoming.json.encoded())
+    } else {
+      for line in upcoming.lines(from: start, zone: zone) { printOut(line) }
     }
   }
 
-  /// The running service's next firings (its skips and done one-offs count), printed
-  /// like the offline ones.
-  private func askService(_ socket: String, zone: TimeZoneRules, env: [String: String]) -> Int32 {
+  /// The running service's next firings, printed like the offline ones. The config is
+  /// not read: the service knows it.
+  private func askService(_ socket: String, text: AlarmText, env: [String: String]) -> Int32 {
     guard from == nil else {
       printError("alarmclock next: --from is not available with --socket")
       return ExitCode.usage
     }
+    let zone = ZoneLoader.system(environment: env)
+    let now = currentInstant()
+    if let warning = ClockTrust.warning(now: now, zone: zone) { printError(warning) }
     let request = ControlRequest.next(count: min(count, ControlRequest.nextCountRange.upperBound))
     guard let reply = ServiceClient.send(request, socket: socket, command: Self.name) else {
       return ExitCode.failure
@@ -111,33 +94,7 @@ struct NextCommand: Command {
       if case .failure(let error) = reply { return ServiceClient.report(error, command: Self.name) }
       return ExitCode.failure
     }
-    if json {
-      let items: [JSONValue] = firings.map {
-        .object([
-          "id": .string($0.id), "label": $0.label.map(JSONValue.string) ?? .null,
-          "at": .string($0.at),
-        ])
-      }
-      printOut(JSONValue.array(items).encoded())
-      return ExitCode.ok
-    }
-    let text = AlarmText(DisplayLocale(environment: env))
-    if firings.isEmpty {
-      printOut(text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘")
-      return ExitCode.ok
-    }
-    let now = currentInstant()
-    for f in firings {
-      guard let at = ISO8601Text.parse(f.at, in: zone) else {
-        printOut("\(f.at) \(f.label ?? f.id)")
-        continue
-      }
-      let local = zone.local(at: at)
-      printOut(
-        text.firing(
-          date: local.date, time: local.time, label: f.label ?? text.defaultLabel,
-          until: at - now))
-    }
+    print(UpcomingListing(firings, text: text), from: now, zone: zone)
     return ExitCode.ok
   }
 }

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
 import AlarmService
 

@@ -1,5 +1,6 @@
 import AlarmClient
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
 import AlarmService
 import AlarmWeb
@@ -102,7 +103,8 @@ struct WebCommand: Command {
       configPath: config,
       socketPath: ServiceRequests.socketPath(socket, configPath: config, environment: env),
       stateDir: stateDir, environment: env)
-    let app = WebApp(setup: setup, access: WebAccess(token: token))
+    let app = WebApp(setup: setup, access: WebAccess(token: token), tokenFile: tokenPath)
+    app.onTokenChange = { log.notice($0) }
     let process: WebProcess
     do throws(SystemError) {
       process = try WebProcess(

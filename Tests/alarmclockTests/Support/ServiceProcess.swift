@@ -12,14 +12,19 @@ final class ServiceProcess {
   var logPath: String { dir.file("service.log") }
   private var logHandle: FileHandle?
   private let launcher: [String]
+  /// Whether `--state-dir` and `--socket` are passed (else the config's `[settings]`, or
+  /// the defaults, decide).
+  private let pathFlags: Bool
 
   /// Writes `config` and starts the service; returns once it said it is ready.
   /// `launcher` runs the binary (e.g. `prlimit --nofile=96:96 --`), when given.
   init(
-    dir: TempDir, config: String, environment: [String: String] = [:], launcher: [String] = []
+    dir: TempDir, config: String, environment: [String: String] = [:], launcher: [String] = [],
+    pathFlags: Bool = true
   ) throws {
     self.dir = dir
     self.launcher = launcher
+    self.pathFlags = pathFlags
     try config.write(toFile: configPath, atomically: true, encoding: .utf8)
     try start(environment: environment)
   }
@@ -29,11 +34,9 @@ final class ServiceProcess {
     let previous = log
     let p = Process()
     p.executableURL = URL(fileURLWithPath: launcher.first ?? CLI.binary)
-    p.arguments =
-      launcher.dropFirst() + (launcher.isEmpty ? [] : [CLI.binary]) + [
-        "run", "--config", configPath, "--state-dir", stateDir, "--socket", socket,
-        "--log-level", "debug", "--no-terminal",
-      ]
+    var arguments = ["run", "--config", configPath, "--log-level", "debug", "--no-terminal"]
+    if pathFlags { arguments += ["--state-dir", stateDir, "--socket", socket] }
+    p.arguments = Array(launcher.dropFirst()) + (launcher.isEmpty ? [] : [CLI.binary]) + arguments
     var env = ProcessInfo.processInfo.environment
     env["TZ"] = "UTC"
     env["NOTIFY_SOCKET"] = nil

@@ -104,16 +104,24 @@ final class HTTPConnection {
     fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var tv = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    // connect(2) waits at most this long too (a full listen queue drops the handshake).
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    guard Self.connectLoopback(fd, port: port) == 0 else {
+      throw ServiceTestError("connect to port \(port): errno \(errno)")
+    }
+  }
+
+  /// connect(2) to 127.0.0.1:`port`; its result.
+  static func connectLoopback(_ fd: Int32, port: UInt16) -> Int32 {
     var sa = sockaddr_in()
     sa.sin_family = sa_family_t(AF_INET)
     sa.sin_port = port.bigEndian
     sa.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-    let ok = withUnsafePointer(to: &sa) {
+    return withUnsafePointer(to: &sa) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
         Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard ok == 0 else { throw ServiceTestError("connect to port \(port): errno \(errno)") }
   }
 
   deinit { Glibc.close(fd) }

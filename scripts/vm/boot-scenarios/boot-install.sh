@@ -3,12 +3,18 @@
 # Pi's rule, /dev/gpiochip* to group gpio), then the package is installed the way a
 # person installs it, `dpkg -i`, from the .deb the host built. Its maintainer scripts
 # must create the user, enable and start the service under the unit as shipped. Leaves
-# the config the next boot's alarm comes from (boot-ring).
+# the config the next boot's alarm comes from (boot-ring). First, the product's paths are
+# checked to be empty: nothing of the host's shows through (docs/testing.md).
 # shellcheck source=scripts/vm/boot-lib.sh
 source "$VM_REPO/scripts/vm/boot-lib.sh"
 deb=$(ls /vm/cache/boot/deb/alarmclock_*.deb 2>/dev/null | head -1)
 [ -n "$deb" ] || { fail "no .deb in /vm/cache/boot/deb"; finish; }
 
+# Nothing of the host's product paths shows through (scripts/vm/boot-init hides them):
+# a leftover of the CI machine's would change what the install finds.
+for p in $(product_paths); do
+  check "nothing of the host's at $p before the install" not host_shows_through "$p"
+done
 check "group gpio exists (sysusers, before udev)" getent group gpio
 wait_for 60 test -e /dev/snd/pcmC0D0p
 log "$(ls -l /dev/snd/ /dev/gpiochip* 2>&1)"

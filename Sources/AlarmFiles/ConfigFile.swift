@@ -18,6 +18,8 @@ public struct LoadedConfig {
   /// Every diagnostic as `path:line:col: message` (and zone problems, calendar errors and
   /// warnings).
   public var messages: [String]
+  /// The errors among `messages` (by their severity, not their text).
+  public var errors: [String] = []
   /// The `skip_calendars` files, read and parsed (set when the config is usable).
   public var calendars = SkipCalendarFiles.Loaded()
   /// The calendars' warnings and alarms they keep quiet for a year, as in `messages`.
@@ -86,6 +88,25 @@ public enum ConfigFile {
     }
   }
 
+  /// The `[settings]` of the file at `path`: those of the config when it is good, else
+  /// what `ConfigDecoder.recoverSettings` reads from it (nil when it cannot be read), so
+  /// that the state directory and the socket survive a typo.
+  public static func settings(_ path: String, environment: [String: String], now: Instant?)
+    -> Settings?
+  {
+    guard case .success(let bytes) = read(path) else { return nil }
+    return settings(
+      bytes, decode(bytes, path: path, environment: environment, now: now), path: path)
+  }
+
+  /// The `[settings]` of `bytes` read from `path`, given what `decode` made of them.
+  public static func settings(
+    _ bytes: [UInt8], _ decoded: Result<LoadedConfig, ConfigFileError>, path: String
+  ) -> Settings {
+    if case .success(let loaded) = decoded, let config = loaded.config { return config.settings }
+    return ConfigDecoder.recoverSettings(String(decoding: bytes, as: UTF8.self), path: path)
+  }
+
   /// Decodes and validates config bytes read from `path` and resolves the time zone.
   /// With `requireCalendars` false (the last-good fallback), an unreadable calendar is
   /// reported but leaves the config usable: ringing on a holiday beats not ringing.
@@ -111,10 +132,14 @@ public enum ConfigFile {
     }
     var loaded = LoadedConfig(
       path: path, result: result, config: config, zone: zone, messages: messages)
+    loaded.errors =
+      result.diagnostics.filter { $0.severity == .error }.map { $0.formatted(path: path) }
+      + messages.dropFirst(result.diagnostics.count)
     if let config {
       let calendars = SkipCalendarFiles.load(config, configPath: path)
       loaded.calendars = calendars
       loaded.messages += calendars.errors
+      loaded.errors += calendars.errors
       if calendars.errors.isEmpty || !requireCalendars {
         let when = now ?? currentInstant()
         loaded.calendarWarnings =

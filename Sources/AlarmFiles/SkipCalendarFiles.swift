@@ -22,6 +22,9 @@ public enum SkipCalendarFiles {
     public var errors: [String] = []
     /// Each file's warnings, `holidays.ics:12:1: warning: ...`.
     public var warnings: [String] = []
+
+    /// No calendar read.
+    public init() {}
   }
 
   /// Reads and parses every calendar `config` names; an unreadable one is an error at
