@@ -87,6 +87,9 @@ public struct AlarmListing {
 public struct UpcomingListing {
   public var firings: [UpcomingFiring]
   public var text: AlarmText
+  /// Without firings (offline): the enabled alarms skipped days keep quiet (a calendar
+  /// covering every day for years), each with its skipped occurrences, so `next` says why.
+  public var quiet: [(label: String, skipped: [SkippedOccurrence])] = []
 
   /// The service's answer.
   public init(_ firings: [UpcomingFiring], text: AlarmText) {
@@ -100,10 +103,17 @@ public struct UpcomingListing {
     _ loaded: OfflineConfig, after start: Instant, count: Int, marks: ScheduleMarks,
     text: AlarmText
   ) {
+    let daysOff = loaded.daysOff(at: start)
     firings = UpcomingFiring.list(
-      loaded.config.alarms, zone: loaded.zone, daysOff: loaded.daysOff(at: start), after: start,
-      count: count, marks: marks)
+      loaded.config.alarms, zone: loaded.zone, daysOff: daysOff, after: start, count: count,
+      marks: marks)
     self.text = text
+    guard firings.isEmpty, count > 0 else { return }
+    let schedule = Schedule(alarms: loaded.config.alarms, zone: loaded.zone, daysOff: daysOff)
+    for alarm in schedule.alarms {
+      let skipped = schedule.skipped(of: alarm.id, after: start, marks: marks)
+      if !skipped.isEmpty { quiet.append((text.label(alarm), skipped)) }
+    }
   }
 
   /// The `--json` array: `{id, label, at, time, sound, skipped}` per firing (an unset
@@ -120,10 +130,17 @@ public struct UpcomingListing {
   /// The lines `next` prints, `until` counted from `start`; `zone` only dates the warning
   /// about an alarm skipped for more than a year.
   public func lines(from start: Instant, zone: TimeZoneRules) -> [String] {
-    guard !firings.isEmpty else {
-      return [text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘"]
-    }
     let yearOn = zone.local(at: start).date.adding(days: 366)
+    guard !firings.isEmpty else {
+      var out = [text.locale == .english ? "no alarm will ring" : "沒有即將響起的鬧鐘"]
+      for (label, skipped) in quiet {
+        out.append("\(label):")
+        let cut = skipped.count == Schedule.skippedLimit
+        for line in text.skippedLines(skipped, cut: cut) { out.append("  " + line) }
+        out.append("  " + text.skippedUntil(label: label, until: yearOn))
+      }
+      return out
+    }
     return firings.flatMap { f -> [String] in
       let label = f.label ?? text.defaultLabel
       guard let at = ISO8601Text.parse(f.at, in: zone), let local = ISO8601Text.localParts(f.at)

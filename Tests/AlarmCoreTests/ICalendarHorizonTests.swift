@@ -53,4 +53,30 @@ import Testing
       #expect(rings, "does not ring on \(on)")
     }
   }
+
+  /// Instances longer than the rule's period overlap; each day counts once, and the work
+  /// stays linear in the window (a damaged copy of generated-calendars.ics with
+  /// DURATION:P999999W on a weekly rule took minutes: instances times the window).
+  @Test func overlappingInstancesOfAHugeDurationCostTheWindowOnly() {
+    let file = ics(
+      """
+      BEGIN:VCALENDAR
+      BEGIN:VEVENT
+      DTSTART;VALUE=DATE:18000106
+      DURATION:P999999W
+      RRULE:FREQ=WEEKLY
+      SUMMARY:Forever
+      END:VEVENT
+      END:VCALENDAR
+      """)
+    let clock = ContinuousClock()
+    var days: [LocalDate: String] = [:]
+    let elapsed = clock.measure {
+      days = file.daysOff(from: day("2026-01-01"), through: day("2027-12-31"))
+    }
+    #expect(days.count == 730)
+    #expect(days[day("2027-12-31")] == "Forever")
+    // Catches the quadratic walk (about 12,000 instances times 730 days), not a benchmark.
+    #expect(elapsed < .seconds(5), "\(elapsed)")
+  }
 }

@@ -92,6 +92,43 @@ import Testing
       ), "\(json.stdout)")
   }
 
+  /// A Google-style export in Asia/Taipei over 17 months from `next --from`: the days off
+  /// past the 400-day table are skipped as the first ones are (issue 24: they rang).
+  @Test func nextOverSeventeenMonthsSkipsTheLateDaysOff() throws {
+    let dir = try TempDir("cal")
+    defer { dir.remove() }
+    let path = try setUp(
+      dir,
+      """
+      [settings]
+      timezone = "Asia/Taipei"
+
+      [[alarm]]
+      id = "work"
+      time = "06:30"
+      days = "weekdays"
+      skip_calendars = ["google-taipei-export.ics"]
+      """, ["google-taipei-export.ics"])
+    let run = try CLI.run(
+      ["next", "--config", path, "--json", "--from", "2026-09-01", "--count", "800"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let firings = try #require(
+      try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
+    let dates = Set(firings.compactMap { ($0["at"] as? String)?.prefix(10).description })
+    #expect(firings.count == 800)
+    // Thanksgiving, the off-site (a bimonthly rule with UNTIL, two days by DURATION), the
+    // Christmas trip and the New Year break of 2027: past the table, still days off.
+    for off in ["2027-11-25", "2027-12-15", "2027-12-16", "2027-12-24", "2027-12-31"] {
+      let rings = dates.contains(off)
+      #expect(!rings, "rings on \(off), a day off")
+    }
+    // The EXDATE'd off-site, the cancelled event, a timed event's day: they ring.
+    for on in ["2027-04-15", "2027-03-10", "2026-11-10", "2027-11-26", "2027-12-30"] {
+      let rings = dates.contains(on)
+      #expect(rings, "silent on \(on)")
+    }
+  }
+
   /// `list` answers for now: the calendar is written around today.
   @Test func listSaysWhyTheNextOccurrencesAreSkipped() throws {
     let dir = try TempDir("cal")

@@ -33,10 +33,15 @@ extension ICalendarFile {
     let lastDay = last.daysSinceEpoch
     var result: [ICalendarOccurrence] = []
     for (index, event) in events.enumerated() {
+      // Instances of one event overlap when it is longer than its period (a damaged
+      // DURATION:P999999W on a weekly rule): each day is added once, so the work stays
+      // linear in the window, not instances times length.
+      var covered = firstDay - 1
       for start in event.starts(coveringFrom: first, through: last) {
-        let from = max(start.daysSinceEpoch, firstDay)
+        let from = max(start.daysSinceEpoch, covered + 1)
         let to = min(start.daysSinceEpoch + event.length - 1, lastDay)
         guard from <= to else { continue }
+        covered = to
         for day in from...to {
           result.append(
             ICalendarOccurrence(
