@@ -1,6 +1,5 @@
 import AlarmPlatform
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -8,7 +7,7 @@ import Synchronization
 
 /// The ringer's events, handed from the playback thread to the main thread.
 final class RingEvents: Sendable {
-  private let pending = Mutex<[RingerEvent]>([])
+  private let pending = Locked<[RingerEvent]>([])
   private let posted = DispatchSemaphore(value: 0)
 
   func post(_ event: RingerEvent) {

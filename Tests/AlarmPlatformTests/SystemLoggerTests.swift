@@ -2,7 +2,6 @@ import AlarmCore
 import AlarmPlatform
 import Foundation
 import Glibc
-import Synchronization
 import Testing
 
 @Suite struct SystemLoggerTests {
@@ -14,7 +13,7 @@ import Testing
     let (r, w) = try FileDescriptor.pipe()
     let logger = Logger(fd: w.rawValue, environment: try environment(w), minimumLevel: minimumLevel)
     // Drained on another thread: more than a pipe buffer (64 KiB) of lines would block.
-    let collected = Mutex<[UInt8]>([])
+    let collected = Locked<[UInt8]>([])
     let drained = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
       while case let chunk? = try? r.readSome(maxCount: 4096), !chunk.isEmpty {

@@ -2,15 +2,14 @@ import AlarmCore
 import AlarmPlatform
 import CShim
 import Glibc
-import Synchronization
 import Testing
 
 @testable import AlarmService
 
 /// The wall clock the service reads, set by the test.
 final class TestClock: Sendable {
-  private let value: Mutex<Instant>
-  init(_ start: Instant) { value = Mutex(start) }
+  private let value: Locked<Instant>
+  init(_ start: Instant) { value = Locked(start) }
   var now: Instant {
     get { value.withLock { $0 } }
     set { value.withLock { $0 = newValue } }

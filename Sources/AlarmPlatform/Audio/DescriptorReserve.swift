@@ -1,4 +1,3 @@
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -14,7 +13,7 @@ final class DescriptorReserve: Sendable {
   static let standardCount = 24
 
   let count: Int
-  private let spares: Mutex<[FileDescriptor]>
+  private let spares: Locked<[FileDescriptor]>
 
   /// Opens `count` spares; throws when not even those can be had (the ringer must not
   /// start out of descriptors).
@@ -22,7 +21,7 @@ final class DescriptorReserve: Sendable {
     self.count = count
     var taken: [FileDescriptor] = []
     for _ in 0..<count { taken.append(try DescriptorReserve.openSpare()) }
-    spares = Mutex(taken)
+    spares = Locked(taken)
   }
 
   /// Spares held now.

@@ -1,7 +1,6 @@
 import AlarmCore
 import CALSA
 import CShim
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -153,7 +152,7 @@ final class RingerEngine: Sendable {
     var shutdown = false
   }
 
-  let control = Mutex(Control())
+  let control = Locked(Control())
   /// Wakes the playback thread for a command.
   let wake: EventFd
   /// One timer per clock, for ring deadlines (created here: a ring opens no timer).

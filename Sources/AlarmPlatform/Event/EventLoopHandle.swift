@@ -9,7 +9,7 @@ public final class EventLoopHandle: Sendable {
   }
 
   let wake: EventFd
-  private let inbox = Mutex(Inbox())
+  private let inbox = Locked(Inbox())
   private let mailboxIDs = Atomic<Int>(0)
 
   init(wake: EventFd) { self.wake = wake }
@@ -47,7 +47,7 @@ public final class EventLoopHandle: Sendable {
 public final class Mailbox<Message: Sendable>: Sendable {
   let id: Int
   private let loop: EventLoopHandle
-  private let queue = Mutex<[Message]>([])
+  private let queue = Locked<[Message]>([])
 
   init(id: Int, loop: EventLoopHandle) {
     self.id = id

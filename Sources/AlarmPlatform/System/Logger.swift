@@ -1,5 +1,4 @@
 import AlarmCore
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -14,7 +13,7 @@ public final class Logger: Sendable {
   /// True when lines carry `<N>` prefixes for journald.
   public let usesPriorityPrefixes: Bool
   private let fd: Int32
-  private let lock = Mutex(())
+  private let lock = Locked(())
 
   /// A logger on `fd` (default stderr). Prefixes are used only if JOURNAL_STREAM's
   /// `device:inode` is this fd's, so a redirected stderr gets plain lines.

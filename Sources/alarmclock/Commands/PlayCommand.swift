@@ -2,7 +2,6 @@ import AlarmCore
 import AlarmFiles
 import AlarmPlatform
 import AlarmService
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -125,7 +124,7 @@ struct PlayCommand: Command {
 private final class Player: Sendable {
   enum Wake: Equatable { case progress, ended, noDevice, interrupted }
   private let pipe: (read: FileDescriptor, write: FileDescriptor)
-  private let state = Mutex<(queue: [Wake], played: Bool)>(([], false))
+  private let state = Locked<(queue: [Wake], played: Bool)>(([], false))
 
   init() throws(SystemError) { pipe = try FileDescriptor.pipe() }
 
