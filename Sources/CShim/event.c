@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <sys/epoll.h>
 
+const int cshim_SO_SNDTIMEO = SO_SNDTIMEO;
 const uint32_t cshim_EPOLLIN = EPOLLIN;
 const uint32_t cshim_EPOLLOUT = EPOLLOUT;
 const uint32_t cshim_EPOLLERR = EPOLLERR;

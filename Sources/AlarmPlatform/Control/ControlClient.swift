@@ -1,3 +1,5 @@
+import CShim
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -60,7 +62,7 @@ public enum ControlClient {
         tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
       let fd = socket.rawValue
       try retryingEINTR("setsockopt(SO_SNDTIMEO)") {
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, cshim_SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
       }
     } catch {
       throw .system(error)
@@ -93,9 +95,9 @@ public enum ControlClient {
             Glibc.send(fd, $0.baseAddress! + done, $0.count - done, Int32(MSG_NOSIGNAL))
           }
         }
-      } catch where error.isWouldBlock {
+      } catch  where error.isWouldBlock {
         continue
-      } catch where error.errno == EPIPE || error.errno == ECONNRESET {
+      } catch  where error.errno == EPIPE || error.errno == ECONNRESET {
         throw .noReply(socket: path)
       } catch {
         throw .system(error)
@@ -116,9 +118,9 @@ public enum ControlClient {
         n = try retryingEINTR("recv(\(path))") {
           chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
         }
-      } catch where error.isWouldBlock {
+      } catch  where error.isWouldBlock {
         continue
-      } catch where error.errno == ECONNRESET {
+      } catch  where error.errno == ECONNRESET {
         throw .noReply(socket: path)
       } catch {
         throw .system(error)

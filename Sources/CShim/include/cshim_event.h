@@ -35,4 +35,8 @@ int cshim_pipe2(int fds[2], int flags);
 /** accept4(2) without the peer address (glibc declares it only under _GNU_SOURCE). */
 int cshim_accept4(int fd, int flags);
 
+/** SO_SNDTIMEO. On aarch64 (the Raspberry Pi) <asm/socket.h> defines it as an expression
+ *  over sizeof(time_t), which Swift cannot import. */
+extern const int cshim_SO_SNDTIMEO;
+
 #endif
