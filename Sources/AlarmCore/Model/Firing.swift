@@ -61,6 +61,9 @@ public protocol FiringSource: Sendable {
   func firings(after: Instant, through: Instant, marks: ScheduleMarks) -> [Firing]
   /// The first firing strictly after `instant`, if any alarm will ever ring again.
   func next(after instant: Instant, marks: ScheduleMarks) -> Firing?
+  /// The next `limit` firings strictly after `after`, in order (then by alarm id). The
+  /// default walks `next(after:marks:)`; a schedule merges them in one pass.
+  func upcoming(after: Instant, limit: Int, marks: ScheduleMarks) -> [Firing]
   /// The first firing of one alarm strictly after `instant` (for `skip`).
   /// The default walks `next(after:marks:)`; a schedule can do better.
   func next(of alarmID: String, after instant: Instant, marks: ScheduleMarks) -> Firing?
@@ -71,6 +74,16 @@ public protocol FiringSource: Sendable {
 }
 
 extension FiringSource {
+  public func upcoming(after start: Instant, limit: Int, marks: ScheduleMarks) -> [Firing] {
+    var out: [Firing] = []
+    var t = start
+    while out.count < limit, let f = next(after: t, marks: marks) {
+      out += firings(after: f.at - .seconds(1), through: f.at, marks: marks)
+      t = f.at
+    }
+    return Array(out.prefix(max(0, limit)))
+  }
+
   public func skipped(of alarmID: String, after: Instant, marks: ScheduleMarks, limit: Int)
     -> [SkippedOccurrence]
   { [] }

@@ -10,13 +10,9 @@ public enum Upcoming {
   public static func firings(
     _ source: any FiringSource, after start: Instant, count: Int, marks: ScheduleMarks
   ) -> [Firing] {
-    var out: [Firing] = []
-    var t = start
-    while out.count < count, let f = source.next(after: t, marks: marks) {
-      out += source.firings(after: f.at - .seconds(1), through: f.at, marks: marks)
-      t = f.at
-    }
-    return Array(out.prefix(max(0, count)))
+    // One merge over all alarms, not a search per firing: a flood of `next` with count
+    // 100 was answered at a tenth of the rate that way.
+    source.upcoming(after: start, limit: count, marks: marks)
   }
 }
 
