@@ -17,9 +17,13 @@ for p in $(product_paths); do
 done
 check "group gpio exists (sysusers, before udev)" getent group gpio
 wait_for 60 test -e /dev/snd/pcmC0D0p
+# devtmpfs makes the node (root 0600) before udev gives it its group: under emulation
+# the check once came first. Wait for udev's queue, then for the mode itself.
+snd_node_is_audios() { [ "$(stat -c '%U:%G %a' /dev/snd/pcmC0D0p)" = "root:audio 660" ]; }
+udevadm settle --timeout=120 || true
+wait_for 60 snd_node_is_audios || true
 log "$(ls -l /dev/snd/ /dev/gpiochip* 2>&1)"
-check "/dev/snd nodes are root:audio 0660 (udev)" \
-  test "$(stat -c '%U:%G %a' /dev/snd/pcmC0D0p)" = "root:audio 660"
+check "/dev/snd nodes are root:audio 0660 (udev)" snd_node_is_audios
 chip=/dev/$(cat /sys/kernel/config/gpio-sim/pi/bank0/chip_name)
 check "$chip is root:gpio 0660 (the Pi's udev rule)" \
   test "$(stat -c '%U:%G %a' "$chip")" = "root:gpio 660"
