@@ -37,9 +37,11 @@ struct ServiceFloodTests {
     let flood = try FloodClients(
       socket: service.socket, connections: 200, request: #"{"cmd":"next","count":100}"#)
     defer { flood.stop() }
-    try waitFor("the flood to be answered", timeout: 20) { flood.replyCount >= 2000 }
+    // Counts, not rates: on a machine whose cores are busy elsewhere (CI beside
+    // stress-ng) a debug service answers only tens of these 100-firing requests a second.
+    try waitFor("the flood to be answered", timeout: 60) { flood.replyCount >= 600 }
     let floodingAt = realtimeNow()
-    try waitFor("more of the flood", timeout: 20) { flood.replyCount >= 4000 }
+    try waitFor("more of the flood", timeout: 60) { flood.replyCount >= 1200 }
 
     let pressAt = realtimeNow()
     Input.write(fifo, Input.key(28, 1))
@@ -50,7 +52,7 @@ struct ServiceFloodTests {
     let repliesDuringPress = flood.replyCount
     flood.stop()
     let samples = rec.finish(through: pressAt + 1.0)
-    #expect(repliesDuringPress > 4000, "the flood was not being served")
+    #expect(repliesDuringPress >= 1200, "the flood was not being served")
     // Within 500 ms of the press on a busy machine (the bench measures the real figure).
     #expect(stoppedAt - pressAt < 0.5, "stopped \(stoppedAt - pressAt) s after the press")
     #expect(Ring.sounding(samples, rec, from: floodingAt, to: pressAt - 0.02))
