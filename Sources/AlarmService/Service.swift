@@ -153,7 +153,8 @@ public final class Service {
       ringer = try Ringer(
         defaultSound: Service.soundResolver(current.config).defaultSound(),
         log: { level, text in log.log(level, text) },
-        events: { mailbox.send($0) })
+        events: { mailbox.send($0) },
+        priority: options.realtime ? ThreadPriority.playback : nil)
     } catch {
       throw ServiceStartError("cannot start the ringer: \(error)")
     }
@@ -189,7 +190,16 @@ public final class Service {
       return EXIT_FAILURE
     }
     startReleasingPages()
-    defer { shutDown() }
+    let scheduling = ThreadPriority.current()
+    if options.realtime {
+      let outcome = ThreadPriority.raiseCallingThread(to: ThreadPriority.eventLoop)
+      let text = outcome.message(thread: "event loop")
+      if case .raised = outcome { log.info(text) } else { log.warning(text) }
+    }
+    defer {
+      shutDown()
+      ThreadPriority.restore(scheduling)
+    }
     do throws(SystemError) {
       try loop.run()
     } catch {

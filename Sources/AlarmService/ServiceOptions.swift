@@ -29,6 +29,9 @@ public struct ServiceOptions: Sendable {
   /// systemd-timesyncd's runtime directory, whose `synchronized` flag says the clock is
   /// synchronised (tests point it elsewhere).
   public var timesyncDirectory = ClockSync.timesyncDirectory
+  /// Whether the ringer's playback thread and the event loop ask for real-time
+  /// scheduling (`ThreadPriority`); a refusal is logged and changes nothing else.
+  public var realtime = true
   /// The kernel's NTP state, asked when the flag file is absent (tests fake it).
   public var kernelClockState: @Sendable () -> ClockSync.KernelState = { ClockSync.kernelState() }
 

@@ -1,5 +1,6 @@
 #include "cshim_time.h"
 
+#include <sys/prctl.h>
 #include <sys/timex.h>
 
 int cshim_clock_synchronized(void) {
@@ -8,3 +9,9 @@ int cshim_clock_synchronized(void) {
   if (state < 0) return -1;
   return state == TIME_ERROR ? 0 : 1;
 }
+
+int cshim_set_timer_slack(unsigned long nanoseconds) {
+  return prctl(PR_SET_TIMERSLACK, nanoseconds, 0, 0, 0);
+}
+
+long cshim_timer_slack(void) { return prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0); }

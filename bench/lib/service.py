@@ -7,6 +7,7 @@ import datetime
 import json
 import math
 import os
+import shlex
 import signal
 import socket
 import struct
@@ -19,6 +20,10 @@ REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # $ALARMCLOCK_BINARY runs another build (e.g. one linked with -static-stdlib) instead.
 BINARY = (os.environ.get("ALARMCLOCK_BINARY")
           or os.path.join(REPO, ".build", "release", "alarmclock"))
+# $ALARMCLOCK_LAUNCHER runs the service under a command prefix, e.g. the real-time
+# refusal of a system without LimitRTPRIO=: "prlimit --rtprio=0:0 -- setpriv
+# --inh-caps=-sys_nice --bounding-set=-sys_nice --" (bench/flood's before figures).
+LAUNCHER = shlex.split(os.environ.get("ALARMCLOCK_LAUNCHER", ""))
 SINK = "alarmclock_bench"
 RATE = 48000
 
@@ -158,7 +163,7 @@ class Service:
     def start(self, wait=True, extra_env=None):
         env = dict(self.env, **(extra_env or {}))
         self.proc = subprocess.Popen(
-            [BINARY, "run", "--config", self.config, "--state-dir", self.state_dir,
+            [*LAUNCHER, BINARY, "run", "--config", self.config, "--state-dir", self.state_dir,
              "--socket", self.socket, "--log-level", self.log_level, "--no-terminal"],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         proc = self.proc

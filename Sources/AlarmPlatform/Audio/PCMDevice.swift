@@ -19,9 +19,9 @@ final class PCMDevice {
   let format: Format
   let periodFrames: Int
   let bufferFrames: Int
-  private var converted: [Int32] = []
+  private var converted = PinnedBuffer<Int32>(count: 0)
   private var isClosed = false
-  private var converted16: [Int16] = []
+  private var converted16 = PinnedBuffer<Int16>(count: 0)
 
   /// Opens `name` for `rate` Hz and `channels` channels with about `bufferTime` of buffer.
   init(name: String, rate: Int, channels: Int, bufferTime: Duration = .milliseconds(500))
@@ -136,21 +136,21 @@ final class PCMDevice {
       return Int(snd_pcm_writei(handle, samples, snd_pcm_uframes_t(frames)))
     case .s32:
       let count = frames * channels
-      if converted.count < count { converted = [Int32](repeating: 0, count: count) }
+      if converted.count < count { converted = PinnedBuffer(count: count) }
       for i in 0..<count {
-        converted[i] = Int32(clamping: Int64(Double(max(-1, min(1, samples[i]))) * 2_147_483_647))
+        converted.base[i] = Int32(
+          clamping: Int64(Double(max(-1, min(1, samples[i]))) * 2_147_483_647))
       }
-      return Int(snd_pcm_writei(handle, converted, snd_pcm_uframes_t(frames)))
+      return Int(snd_pcm_writei(handle, converted.base, snd_pcm_uframes_t(frames)))
     case .s16:
       let count = frames * channels
-      if converted16.count < count { converted16 = [Int16](repeating: 0, count: count) }
-      converted16.withUnsafeMutableBufferPointer { out in
-        for i in 0..<count {
-          let v = samples[i] * 32767
-          out[i] = Int16(max(-32767, min(32767, v)))
-        }
+      if converted16.count < count { converted16 = PinnedBuffer(count: count) }
+      let out = converted16.base
+      for i in 0..<count {
+        let v = samples[i] * 32767
+        out[i] = Int16(max(-32767, min(32767, v)))
       }
-      return Int(snd_pcm_writei(handle, converted16, snd_pcm_uframes_t(frames)))
+      return Int(snd_pcm_writei(handle, out, snd_pcm_uframes_t(frames)))
     }
   }
 

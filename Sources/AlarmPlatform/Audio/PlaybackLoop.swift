@@ -36,6 +36,11 @@ final class PlaybackLoop {
   init(engine: RingerEngine) { self.engine = engine }
 
   func run() {
+    if let priority = engine.priority {
+      let outcome = ThreadPriority.raiseCallingThread(to: priority)
+      let level: LogLevel = if case .raised = outcome { .info } else { .warning }
+      engine.log(level, "audio: " + outcome.message(thread: "playback thread"))
+    }
     while true {
       let command = engine.control.withLock { c -> RingerEngine.Command? in
         let cmd = c.command

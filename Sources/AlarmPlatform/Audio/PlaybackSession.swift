@@ -55,11 +55,8 @@ struct PlaybackSession {
       })
     var mixerPercent = request.volume
 
-    var chunk = [Float](repeating: 0, count: device.bufferFrames * device.channels)
-    var pending = chunk.withUnsafeMutableBufferPointer {
-      // swift-format-ignore: a non-empty array has a base address
-      renderer.render(into: $0.baseAddress!, frames: device.bufferFrames)
-    }
+    var chunk = pinned(count: device.bufferFrames * device.channels)
+    var pending = renderer.render(into: chunk.base, frames: device.bufferFrames)
     var offset = 0
     if let deadline, !waitUntil(deadline) {
       unregister(device)
@@ -85,9 +82,7 @@ struct PlaybackSession {
         }
         offset = 0
         let frames = min(device.periodFrames, device.bufferFrames)
-        pending = chunk.withUnsafeMutableBufferPointer {
-          renderer.render(into: $0.baseAddress!, frames: frames)
-        }
+        pending = renderer.render(into: chunk.base, frames: frames)
         ended = pending == 0
       }
       if ended {
@@ -95,9 +90,7 @@ struct PlaybackSession {
       }
       let result = engine.control.withLock { c -> Int? in
         guard c.writer == session, !c.shutdown else { return nil }
-        return chunk.withUnsafeBufferPointer {
-          device.write($0.baseAddress! + offset * device.channels, frames: pending)
-        }
+        return device.write(chunk.base + offset * device.channels, frames: pending)
       }
       guard let written = result else {
         unregister(device)
@@ -153,7 +146,7 @@ struct PlaybackSession {
       engine.log(.notice, "audio: reopened '\(device.name)'")
       engine.events(.deviceReopened(device: device.name))
       renderer.outputChannels = device.channels
-      chunk = [Float](repeating: 0, count: device.bufferFrames * device.channels)
+      chunk = pinned(count: device.bufferFrames * device.channels)
       pending = 0
     }
   }
@@ -268,5 +261,23 @@ struct PlaybackSession {
     case .monotonic: return max(now, deadline.time)
     default: return now + max(.zero, deadline.time - deadline.clock.now())
     }
+  }
+
+  /// A sample buffer locked in RAM; the first refusal is logged (the ring goes on).
+  private func pinned(count: Int) -> PinnedBuffer<Float> {
+    let buffer = PinnedBuffer<Float>(count: count)
+    if let error = buffer.pinError {
+      let first = engine.control.withLock { c in
+        defer { c.pinRefusalLogged = true }
+        return !c.pinRefusalLogged
+      }
+      if first {
+        engine.log(
+          .warning,
+          "audio: sample buffers not locked in RAM (\(error)); a page swapped out can "
+            + "delay the ring: raise LimitMEMLOCK= (RLIMIT_MEMLOCK)")
+      }
+    }
+    return buffer
   }
 }

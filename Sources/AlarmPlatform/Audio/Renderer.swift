@@ -17,7 +17,7 @@ final class Renderer {
   private(set) var escalated = false
   private let loop: Bool
   private let onFallback: (SoundError) -> Void
-  private var scratch: [Float] = []
+  private var scratch = PinnedBuffer<Float>(count: 0)
   private(set) var framesOut = 0
   private(set) var usingFallback: Bool
 
@@ -49,16 +49,13 @@ final class Renderer {
     }
     let inChannels = source.channels
     if scratch.count < frames * inChannels {
-      scratch = [Float](repeating: 0, count: frames * inChannels)
+      scratch = PinnedBuffer(count: frames * inChannels)
     }
     var got = 0
     var emptyRewinds = 0
     while got == 0 {
       do throws(SoundError) {
-        got = try scratch.withMutableBuffer { buf throws(SoundError) in
-          // swift-format-ignore: the buffer always has room for `frames`
-          try source.read(into: buf.baseAddress!, frames: frames)
-        }
+        got = try source.read(into: scratch.base, frames: frames)
         if got > 0 { break }
         guard loop else { return 0 }
         emptyRewinds += 1
@@ -71,7 +68,7 @@ final class Renderer {
         return render(into: out, frames: frames)
       }
     }
-    mix(scratch, inChannels: inChannels, frames: got, into: out)
+    mix(scratch.base, inChannels: inChannels, frames: got, into: out)
     return got
   }
 
@@ -111,7 +108,8 @@ final class Renderer {
   }
 
   private func mix(
-    _ input: [Float], inChannels: Int, frames: Int, into out: UnsafeMutablePointer<Float>
+    _ input: UnsafePointer<Float>, inChannels: Int, frames: Int,
+    into out: UnsafeMutablePointer<Float>
   ) {
     let outCh = outputChannels
     let rate = Double(outputRate)
@@ -121,7 +119,7 @@ final class Renderer {
     let steady = rampDone && volume == level(framesOut + frames)
     // After the ramp at full volume with matching channels the samples pass as they are.
     if steady && volume == 1 && inChannels == outCh {
-      input.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: frames * outCh) }
+      out.update(from: input, count: frames * outCh)
       framesOut += frames
       return
     }

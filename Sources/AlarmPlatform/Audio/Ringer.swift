@@ -34,14 +34,17 @@ public final class Ringer: Sendable {
   ///     the fallback tone: that is reported once, as `.fallbackTone`, for the receiver
   ///     of `events` to log (so it is not logged twice).
   ///   - events: receives `RingerEvent`s, from the playback thread; keep it short.
+  ///   - priority: the real-time priority the playback thread asks for (nil: it stays
+  ///     at normal priority); a refusal is logged once and the ringer works as without.
   /// - Throws: when the eventfd, the timers, the descriptor reserve or the playback thread
   ///   cannot be created (out of descriptors or memory): a ringer that could not ring.
   public init(
     defaultSound: String?, log: @escaping AudioLog = { _, _ in },
-    events: @escaping @Sendable (RingerEvent) -> Void = { _ in }
+    events: @escaping @Sendable (RingerEvent) -> Void = { _ in }, priority: Int32? = nil
   ) throws(SystemError) {
     engine = try RingerEngine(
-      defaultSound: defaultSound, log: log, events: events, reserve: DescriptorReserve())
+      defaultSound: defaultSound, log: log, events: events, reserve: DescriptorReserve(),
+      priority: priority)
     cshim_alsa_silence_errors()
     // ALSA reads its configuration files on the first open and caches a failed read for
     // good; reading them now means a ring out of descriptors does not need them.
@@ -150,6 +153,8 @@ final class RingerEngine: Sendable {
     var ringing = false
     var nextSession = 1
     var shutdown = false
+    /// Whether a refused `mlock` of the sample buffers has been logged (once is enough).
+    var pinRefusalLogged = false
   }
 
   let control = Locked(Control())
@@ -162,11 +167,14 @@ final class RingerEngine: Sendable {
   let defaultSound: String?
   let log: AudioLog
   let events: @Sendable (RingerEvent) -> Void
+  let priority: Int32?
 
   init(
     defaultSound: String?, log: @escaping AudioLog,
-    events: @escaping @Sendable (RingerEvent) -> Void, reserve: DescriptorReserve
+    events: @escaping @Sendable (RingerEvent) -> Void, reserve: DescriptorReserve,
+    priority: Int32?
   ) throws(SystemError) {
+    self.priority = priority
     wake = try EventFd()
     var timers: [Clock: TimerFd] = [:]
     for clock in [Clock.realtime, .monotonic, .boottime] {

@@ -2,8 +2,8 @@
 # The second boot, the package installed: systemd starts the service at boot under the
 # shipped unit; it reaches active (running) only after READY=1 (Type=notify). The alarm
 # set before the boot for shortly after it rings on the Loopback card and is recorded at
-# the tone's frequency; the journal has the ring at the right priority; the log has no
-# sandbox denial.
+# the tone's frequency; the journal has the ring at the right priority; the event loop and
+# the playback thread run SCHED_FIFO; the log has no sandbox denial.
 # shellcheck source=scripts/vm/boot-lib.sh
 source "$VM_REPO/scripts/vm/boot-lib.sh"
 soon=$(cat /vm/out/soon 2>/dev/null) || { fail "no alarm time from boot-init"; finish; }
@@ -24,6 +24,13 @@ ready_at=$(unit ActiveEnterTimestampMonotonic)
 test_at=$(systemctl show -P ExecMainStartTimestampMonotonic vm-boot-test.service)
 log "service started ${up_at}us after boot, active at ${ready_at}us; this test at ${test_at}us"
 check "started by systemd at boot (before this test)" test "$up_at" -lt "$test_at"
+# LimitRTPRIO= and the seccomp filter as shipped let the ring path run real-time.
+check "event loop and playback thread run SCHED_FIFO 5 and 10 under the unit" \
+  wait_for 10 svc_fifo_is "5 10"
+log "SCHED_FIFO threads: $(svc_fifo)"
+check "the journal says so, with no refusal" \
+  svc_logged "playback thread: real-time priority 10 \\(SCHED_FIFO\\)"
+check "no real-time refusal logged" not svc_logged "real-time priority refused"
 ready_wall=$(($(date +%s) - ($(cut -d. -f1 /proc/uptime) - ready_at / 1000000)))
 
 check "'soon' rings" wait_for $((at - $(date +%s) + 60)) state_is ringing
