@@ -1,4 +1,5 @@
 import AlarmPlatform
+import Foundation
 import Glibc
 import Testing
 
@@ -55,6 +56,55 @@ import Testing
     let elapsed = ContinuousClock.now - start
     #expect(urgentSeen && rounds <= 2, "handled after \(rounds) rounds")
     #expect(elapsed < .milliseconds(250), "handled after \(elapsed)")
+  }
+
+  /// Issue 24 item 5: the loop may run SCHED_FIFO, where endless client work would hold a
+  /// CPU until real-time throttling stopped it (press and firing with it). Client work gets
+  /// its share of each window and the loop sleeps for the rest, whatever is queued.
+  @Test func clientWorkTakesAtMostItsShareAndTheLoopSleepsTheRest() throws {
+    let loop = try EventLoop()
+    loop.clientShare = (budget: .milliseconds(20), window: .milliseconds(100))
+    var items = 0
+    func again() {
+      busy(for: .milliseconds(1))
+      items += 1
+      loop.queueClientWork(again)
+    }
+    for _ in 0..<4 { loop.queueClientWork(again) }
+    let (r, w) = try FileDescriptor.pipe()
+    var urgent = 0
+    try loop.register(r, interest: .readable) { _ in
+      var b = [UInt8](repeating: 0, count: 16)
+      _ = read(r.rawValue, &b, 16)
+      urgent += 1
+    }
+    // An urgent source every 5 ms, from another thread (this one's CPU time is measured).
+    let writer = w.rawValue
+    let ticker = Thread {
+      for _ in 0..<120 {
+        _ = write(writer, "x", 1)
+        usleep(5000)
+      }
+    }
+    ticker.start()
+    let wallStart = ContinuousClock.now
+    let cpuStart = Self.threadCPU()
+    while ContinuousClock.now - wallStart < .milliseconds(600) {
+      try loop.runOnce(timeout: .seconds(1))
+    }
+    let wall = ContinuousClock.now - wallStart
+    let cpu = Self.threadCPU() - cpuStart
+    // 20 ms of 100 (and one 1 ms item over it per turn): far below a whole CPU, however
+    // busy the machine (a slower machine only lowers the share).
+    #expect(cpu < wall * 0.4, "client work took \(cpu) of \(wall)")
+    #expect(items > 0 && urgent > 0, "\(items) client items, \(urgent) urgent")
+    while !ticker.isFinished { usleep(1000) }
+  }
+
+  static func threadCPU() -> Duration {
+    var ts = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
+    return .seconds(ts.tv_sec) + .nanoseconds(ts.tv_nsec)
   }
 
   @Test func aSecondClientIsAnsweredWhileTheFirstFloods() throws {

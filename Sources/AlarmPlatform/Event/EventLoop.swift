@@ -50,6 +50,12 @@ public enum EventPriority: Sendable, Hashable {
 /// spent. Whatever is left waits for the next round, which polls the urgent sources first
 /// (without sleeping while client work waits).
 ///
+/// Client work as a whole gets at most `clientShare.budget` of each `clientShare.window`:
+/// once it is spent, the client set leaves the wait until the window ends and the loop
+/// sleeps for what is left of it. The loop runs SCHED_FIFO when the system allows it
+/// (`ThreadPriority`): without this share a flood would keep it busy until the kernel's
+/// real-time throttling stopped it for 50 ms, a press or a firing with it.
+///
 /// Everything except `handle` is for the loop's own thread. Other threads talk to the loop
 /// through `handle.post { }`, `handle.stop()` and `Mailbox`es, which wake it through an eventfd.
 public final class EventLoop {
@@ -68,6 +74,13 @@ public final class EventLoop {
   /// Client work done per round before the loop polls the urgent sources again (at least
   /// one client item runs per round, so a single slow handler can exceed it once).
   public var clientBudget: Duration = .milliseconds(1)
+  /// The most client work may take of each window (see the type's comment).
+  public var clientShare = (budget: Duration.milliseconds(40), window: Duration.milliseconds(100))
+  /// When the current share window began, and how much client work it has had.
+  private var shareWindowStart: Duration = .zero
+  private var shareSpent: Duration = .zero
+  /// Whether the client set is in the main set's wait (out while its share is spent).
+  private var clientSetWatched = true
   private let epoll: FileDescriptor
   private let clientEpoll: FileDescriptor
   private var registrations: [UInt64: Registration] = [:]  // by epoll token
@@ -176,14 +189,19 @@ public final class EventLoop {
   @discardableResult
   public func runOnce(timeout: Duration?) throws(SystemError) -> Int {
     var ready = [cshim_epoll_ready](repeating: cshim_epoll_ready(), count: 64)
-    let ms: Int32
-    if hasClientWork {
+    let shareLeft = try clientShareLeft()
+    var ms: Int32
+    if hasClientWork && shareLeft == nil {
       ms = 0
     } else if let timeout {
-      let (s, atto) = timeout.components
-      ms = Int32(clamping: max(0, s * 1000 + atto / 1_000_000_000_000_000))
+      ms = Self.milliseconds(timeout, roundingUp: false)
     } else {
       ms = -1
+    }
+    if let shareLeft {
+      // Client work waits for the next window: sleep until then at the longest.
+      let untilWindow = Self.milliseconds(shareLeft, roundingUp: true)
+      ms = ms < 0 ? untilWindow : min(ms, untilWindow)
     }
     let ep = epoll.rawValue
     let count = try retryingEINTR("epoll_wait") {
@@ -205,10 +223,41 @@ public final class EventLoop {
         handled += 1
       }
     }
-    if clientsReady || hasClientWork {
+    if (clientsReady || hasClientWork) && clientSetWatched {
+      let started = Clock.monotonic.now()
       handled += try clientTurn(pollSet: clientsReady)
+      shareSpent += Clock.monotonic.now() - started
     }
     return handled
+  }
+
+  /// Starts a new share window when the last one is over, and takes the client set out of
+  /// the wait (or puts it back) as the window's share allows. Returns how long until the
+  /// window ends while its share is spent, nil while client work may run.
+  private func clientShareLeft() throws(SystemError) -> Duration? {
+    let now = Clock.monotonic.now()
+    if now - shareWindowStart >= clientShare.window {
+      shareWindowStart = now
+      shareSpent = .zero
+    }
+    let spent = shareSpent >= clientShare.budget
+    if spent == clientSetWatched {
+      let events: UInt32 = spent ? 0 : cshim_EPOLLIN
+      let ep = epoll.rawValue
+      let cep = clientEpoll.rawValue
+      try retryingEINTR("epoll_ctl(MOD, client set)") {
+        cshim_epoll_ctl(ep, EPOLL_CTL_MOD, cep, events, EventLoop.clientSetToken)
+      }
+      clientSetWatched = !spent
+    }
+    return spent ? shareWindowStart + clientShare.window - now : nil
+  }
+
+  private static func milliseconds(_ duration: Duration, roundingUp: Bool) -> Int32 {
+    let (s, atto) = duration.components
+    let perMs: Int64 = 1_000_000_000_000_000
+    let ms = s * 1000 + atto / perMs + (roundingUp && atto % perMs != 0 ? 1 : 0)
+    return Int32(clamping: max(roundingUp ? 1 : 0, ms))
   }
 
   private func set(for priority: EventPriority) -> Int32 {
