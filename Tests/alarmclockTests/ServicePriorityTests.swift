@@ -40,6 +40,14 @@ import Testing
     }
   }
 
+  /// `VmLck` of `pid` in KiB (0 when it cannot be read).
+  static func lockedKiB(_ pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmLck:") })
+    else { return 0 }
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+  }
+
   static func hookPolicy(_ path: String) throws -> String {
     try waitFor("the ring hook", timeout: 10) { FileManager.default.fileExists(atPath: path) }
     var text = ""
@@ -63,6 +71,8 @@ import Testing
     #expect(fifo == [5, 10], "\(Self.threads(service.pid))")
     #expect(try service.ctl(["ring", "wake"]).status == 0)
     try service.waitForLog("ringing 'wake'")
+    // While it rings, the playback thread's sample buffers are locked in RAM.
+    try waitFor("locked sample buffers", timeout: 10) { Self.lockedKiB(service.pid) > 0 }
     #expect(try Self.hookPolicy(policy) == "0", "a hook runs SCHED_OTHER")
     #expect(!service.log.contains("refused"), "\(service.log)")
     #expect(try service.ctl(["stop"]).status == 0)
@@ -85,7 +95,8 @@ import Testing
     try service.waitForLog("event loop: real-time priority refused")
     try service.waitForLog("audio: playback thread: real-time priority refused")
     #expect(service.log.contains("LimitRTPRIO=10"))
-    #expect(Self.threads(service.pid).allSatisfy { $0.policy == 0 })
+    let threads = Self.threads(service.pid)
+    #expect(!threads.isEmpty && threads.allSatisfy { $0.policy == 0 }, "\(threads)")
     #expect(try service.ctl(["ring", "wake"]).status == 0)
     try service.waitForLog("ringing 'wake'")
     try service.waitForLog("sample buffers not locked in RAM")

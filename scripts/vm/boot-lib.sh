@@ -84,7 +84,6 @@ alarm_block() {
 # config_with_alarms: the config's settings and inputs (everything before its first
 # [[alarm]]) followed by stdin, put in force with put_config.
 config_with_alarms() { { sed '/^\[\[alarm\]\]/,$d' "$CONFIG"; cat; } | put_config; }
-# svc_rss: the service's resident memory, as /proc/PID/status has it.
 # The real-time priorities of the service's SCHED_FIFO threads, ascending ("5 10": the
 # event loop and the playback thread). Fields 40 and 41 of /proc/PID/task/TID/stat are
 # rt_priority and policy; counted after the command's ")", they are the 38th and 39th.
@@ -98,6 +97,7 @@ svc_fifo() {
   done | sort -n | tr '\n' ' ' | sed 's/ $//'
 }
 svc_fifo_is() { [ "$(svc_fifo)" = "$1" ]; }
+# svc_rss: the service's resident memory, as /proc/PID/status has it.
 svc_rss() { grep -E '^(VmRSS|RssAnon|RssFile)' "/proc/$(svc_pid)/status" | tr -s ' \t\n' ' '; }
 # ring_logged ID: "PRIORITY MILLISECONDS" of the journal's first `ringing 'ID'` line this
 # boot (its priority and wall-clock time): when the ring began, not when a poll saw it.
