@@ -127,6 +127,8 @@ public final class Service {
       try SignalFd.block([SIGTERM, SIGINT, SIGHUP])
       SignalFd.ignore(SIGPIPE)
       loop = try EventLoop()
+      // Clients never hold the loop, which may run real-time, for more than its share.
+      loop.clientShare = EventLoop.serviceClientShare
       saver = try StateSaver(
         directory: paths.stateDir, loop: loop, log: log,
         minInterval: options.stateWriteInterval, retryInterval: options.stateRetryInterval)

@@ -50,7 +50,7 @@ public enum EventPriority: Sendable, Hashable {
 /// spent. Whatever is left waits for the next round, which polls the urgent sources first
 /// (without sleeping while client work waits).
 ///
-/// Client work as a whole gets at most `clientShare.budget` of each `clientShare.window`:
+/// With a `clientShare`, client work as a whole gets at most its budget of each window:
 /// once it is spent, the client set leaves the wait until the window ends and the loop
 /// sleeps for what is left of it. The loop runs SCHED_FIFO when the system allows it
 /// (`ThreadPriority`): without this share a flood would keep it busy until the kernel's
@@ -74,8 +74,13 @@ public final class EventLoop {
   /// Client work done per round before the loop polls the urgent sources again (at least
   /// one client item runs per round, so a single slow handler can exceed it once).
   public var clientBudget: Duration = .milliseconds(1)
-  /// The most client work may take of each window (see the type's comment).
-  public var clientShare = (budget: Duration.milliseconds(40), window: Duration.milliseconds(100))
+  /// The most client work may take of each window (see the type's comment); nil: no cap
+  /// (the web process, which runs at normal priority and is nothing but client work).
+  public var clientShare: (budget: Duration, window: Duration)? = nil
+  /// The alarm service's share: 40 % of a CPU at most for all its clients together.
+  public static let serviceClientShare = (
+    budget: Duration.milliseconds(40), window: Duration.milliseconds(100)
+  )
   /// When the current share window began, and how much client work it has had.
   private var shareWindowStart: Duration = .zero
   private var shareSpent: Duration = .zero
@@ -236,11 +241,15 @@ public final class EventLoop {
   /// window ends while its share is spent, nil while client work may run.
   private func clientShareLeft() throws(SystemError) -> Duration? {
     let now = Clock.monotonic.now()
-    if now - shareWindowStart >= clientShare.window {
-      shareWindowStart = now
-      shareSpent = .zero
+    var left: Duration? = nil
+    if let clientShare {
+      if now - shareWindowStart >= clientShare.window {
+        shareWindowStart = now
+        shareSpent = .zero
+      }
+      if shareSpent >= clientShare.budget { left = shareWindowStart + clientShare.window - now }
     }
-    let spent = shareSpent >= clientShare.budget
+    let spent = left != nil
     if spent == clientSetWatched {
       let events: UInt32 = spent ? 0 : cshim_EPOLLIN
       let ep = epoll.rawValue
@@ -250,7 +259,7 @@ public final class EventLoop {
       }
       clientSetWatched = !spent
     }
-    return spent ? shareWindowStart + clientShare.window - now : nil
+    return left
   }
 
   private static func milliseconds(_ duration: Duration, roundingUp: Bool) -> Int32 {
