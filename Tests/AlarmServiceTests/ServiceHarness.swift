@@ -88,6 +88,10 @@ final class ServiceHarness {
     var options = ServiceOptions(
       configPath: dir + "/alarms.toml", stateDir: dir + "/state", socket: dir + "/control.sock",
       environment: ["TZ": "UTC"])
+    // In-process, a real-time playback thread would outrun this (normal-priority) test
+    // thread on a busy machine; the policy itself is tested on the binary
+    // (ServicePriorityTests).
+    options.realtime = false
     adjust(&options)
     let log = Logger(fd: logFD, environment: Environment([:]), minimumLevel: .debug)
     service = try Service(options: options, log: log, clock: clock.serviceClock)
