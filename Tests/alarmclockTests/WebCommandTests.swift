@@ -59,11 +59,15 @@ import Testing
     defer { dir.remove() }
     let config = try dir.write("alarms.toml", Self.config)
     let token = try dir.write("token", String(repeating: "k", count: 40) + "\n")
-    chmod(token, 0o644)
-    let open = try CLI.run(["web", "--print-url", "--config", config, "--token-file", token])
-    #expect(open.status == 1)
-    #expect(open.stderr.contains("readable or writable by every user (mode 644)"))
-    #expect(open.stderr.contains("chmod 600 \(token)"))
+    for mode: mode_t in [0o644, 0o640, 0o620] {
+      chmod(token, mode)
+      let open = try CLI.run(["web", "--print-url", "--config", config, "--token-file", token])
+      #expect(open.status == 1)
+      #expect(
+        open.stderr.contains(
+          "readable or writable by others than its owner (mode \(String(mode, radix: 8)))"))
+      #expect(open.stderr.contains("chmod 600 \(token)"))
+    }
     chmod(token, 0o600)
     #expect(
       try CLI.run(["web", "--print-url", "--config", config, "--token-file", token]).status == 0)

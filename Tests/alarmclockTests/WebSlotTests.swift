@@ -85,6 +85,40 @@ import Testing
     guess.closeAll()
   }
 
+  /// Issue 28 item 2's per-address cap with real sockets: 16 connections from 127.0.0.2
+  /// are kept, each one more from there closes one of them, and the owner (127.0.0.1,
+  /// a local proxy's address, exempt) is answered; 20 from 127.0.0.1 are all kept.
+  @Test func oneAddressKeepsAtMostSixteenSlots() throws {
+    let web = try Self.start("web-per-address")
+    defer { web.dir.remove() }
+    let base = Self.openDescriptors(web)
+    let first = try TCPClients(port: web.port, count: 16, from: 2)
+    try first.waitConnected()
+    try waitFor("16 accepted", timeout: 20) { Self.openDescriptors(web) >= base + 16 }
+    let more = try TCPClients(port: web.port, count: 4, from: 2)
+    try more.waitConnected()
+    // Each newcomer is taken and one of the older ones from the address closed.
+    var closed = Set<Int>()
+    try waitFor("4 of the first 16 closed", timeout: 20) {
+      closed.formUnion((0..<16).filter { first.isClosed($0, waiting: 0) })
+      return closed.count >= 4
+    }
+    #expect(closed.count == 4)
+    #expect((0..<4).allSatisfy { !more.isClosed($0, waiting: 0) })
+    #expect(try Self.owner(web).status == 200)
+    first.closeAll()
+    more.closeAll()
+    try waitFor("the 20 closed", timeout: 20) { Self.openDescriptors(web) <= base }
+    // Under 32 open, so the 2 s pressure timeout does not apply.
+    let local = try TCPClients(port: web.port, count: 20, from: 1)
+    try local.waitConnected()
+    try waitFor("20 from 127.0.0.1 accepted", timeout: 20) {
+      Self.openDescriptors(web) >= base + 20
+    }
+    #expect((0..<20).allSatisfy { !local.isClosed($0, waiting: 0) })
+    local.closeAll()
+  }
+
   /// A byte now and then is no progress: one client trickling header lines, with the
   /// process otherwise idle, is closed after the idle timeout (10 s) however often it
   /// sends.
@@ -111,7 +145,9 @@ import Testing
 final class TCPClients {
   private(set) var fds: [Int32] = []
 
-  init(port: UInt16, count: Int) throws {
+  /// `count` connections; `from` is the last byte of the 127.0.0.x address they are
+  /// bound to (Linux routes all of 127.0.0.0/8 to lo), or nil for the kernel's choice.
+  init(port: UInt16, count: Int, from: UInt8? = nil) throws {
     for _ in 0..<count {
       let fd = Glibc.socket(
         AF_INET,
@@ -119,6 +155,17 @@ final class TCPClients {
           | Int32(SOCK_CLOEXEC.rawValue), 0)
       guard fd >= 0 else { throw ServiceTestError("socket: errno \(errno)") }
       fds.append(fd)
+      if let from {
+        var sa = sockaddr_in()
+        sa.sin_family = sa_family_t(AF_INET)
+        sa.sin_addr.s_addr = (UInt32(0x7f00_0000) | UInt32(from)).bigEndian
+        let bound = withUnsafePointer(to: &sa) {
+          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+          }
+        }
+        guard bound == 0 else { throw ServiceTestError("bind 127.0.0.\(from): errno \(errno)") }
+      }
       guard HTTPConnection.connectLoopback(fd, port: port) == 0 || errno == EINPROGRESS else {
         throw ServiceTestError("connect: errno \(errno)")
       }

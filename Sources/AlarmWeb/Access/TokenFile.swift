@@ -12,8 +12,9 @@ public enum TokenFile {
   public static let minimumLength = 16
 
   /// Reads the token at `path`; when there is no file, writes a new random one. `created`
-  /// tells the caller to print the login URL. A file that every user may read, or a token
-  /// shorter than `minimumLength`, is refused with the fix in the message.
+  /// tells the caller to print the login URL. A file that anyone but its owner may read or
+  /// write (its group too: members of `alarmclock` may stop a ring, not edit alarms), or a
+  /// token shorter than `minimumLength`, is refused with the fix in the message.
   public static func load(_ path: String) throws(SystemError) -> (token: String, created: Bool) {
     if try FileSystem.status(path) != nil { return (try read(path), false) }
     let token = try randomToken()
@@ -31,10 +32,10 @@ public enum TokenFile {
     var st = stat()
     try retryingEINTR("stat(\(path))") { stat(path, &st) }
     let mode = st.st_mode & 0o777
-    guard mode & 0o006 == 0 else {
+    guard mode & 0o077 == 0 else {
       throw SystemError(
         "open(\(path))", errno: EACCES,
-        detail: "the token file is readable or writable by every user (mode "
+        detail: "the token file is readable or writable by others than its owner (mode "
           + "\(String(mode, radix: 8))); make it private with 'chmod 600 \(path)'")
     }
     let text = try FileSystem.readText(path, limit: 4096)

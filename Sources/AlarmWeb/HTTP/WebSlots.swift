@@ -9,8 +9,8 @@
 /// - A connection whose clock is older than the idle timeout is closed: `timeout`, or
 ///   `pressureTimeout` while more than half the slots are taken.
 /// - A newcomer always gets a slot: at `perAddress` connections from its address (an IPv4
-///   address, an IPv6 /64; loopback, where a local TLS proxy puts every client, is
-///   exempt) one of those is closed; at `connections` in all, one of all.
+///   address, an IPv6 /64; 127.0.0.1 and ::1, where a local TLS proxy puts every
+///   client, are exempt) one of those is closed; at `connections` in all, one of all.
 ///   The one closed is a connection whose last request was refused (a wrong token) if
 ///   there is one, else the one idle the longest: the newest connections, such as the
 ///   owner's request, are the last ones closed, even among token guessers from the same
@@ -129,9 +129,11 @@ struct WebPeer: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// 127.0.0.0/8 or ::1 (whose /64 is all zeros).
+  /// 127.0.0.1 or ::1 (whose /64 is all zeros): the address a local proxy connects
+  /// from. The rest of 127.0.0.0/8 counts like any address, so that the per-address cap
+  /// can be shown with real sockets (a client bound to 127.0.0.2).
   var isLoopback: Bool {
-    bytes.count == 4 ? bytes[0] == 127 : bytes.allSatisfy { $0 == 0 }
+    bytes.count == 4 ? bytes == [127, 0, 0, 1] : bytes.allSatisfy { $0 == 0 }
   }
 
   var description: String {
