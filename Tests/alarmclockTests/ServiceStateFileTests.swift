@@ -85,6 +85,42 @@ import Testing
     #expect(service.terminate() == 0)
   }
 
+  static func nextIDs(_ service: ServiceProcess) throws -> [String] {
+    (try service.status()["next"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+  }
+
+  /// The same for `last-good.toml` while the config is broken: the copy the service cannot
+  /// read is kept as it is and the log says why no alarm is set; once readable again, its
+  /// alarms ring while the config stays broken.
+  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+  func anUnreadableLastGoodConfigIsKeptWhileTheConfigIsBroken() throws {
+    let dir = try Self.tempDir()
+    defer { dir.remove() }
+    let service = try ServiceProcess(dir: dir, config: Self.config, launcher: Self.launcher())
+    #expect(try Self.nextIDs(service).first == "wake")
+    #expect(service.terminate() == 0)
+    let lastGood = service.stateDir + "/last-good.toml"
+    let saved = Self.bytes(lastGood)
+    #expect(saved != nil, "the good config was saved")
+
+    try Data("[settings\ntimezone = \"UTC\"\n".utf8).write(
+      to: URL(fileURLWithPath: service.configPath))
+    Self.makeUnreadable(lastGood)
+    try service.start()
+    #expect(
+      service.log.contains("is unusable and the last good copy is unreadable"), "\(service.log)")
+    #expect(service.log.contains("Permission denied"), "\(service.log)")
+    #expect(try Self.nextIDs(service).isEmpty)
+    #expect(service.terminate() == 0)
+    Self.makeReadable(lastGood)
+    #expect(Self.bytes(lastGood) == saved, "the unreadable copy is untouched")
+
+    try service.start()
+    #expect(service.log.contains("ringing the last good config"), "\(service.log)")
+    #expect(try Self.nextIDs(service).first == "wake")
+    #expect(service.terminate() == 0)
+  }
+
   /// As root, on the state of the service's user (a hand run of `sudo alarmclock run`
   /// next to the packaged service): the state is read, not moved aside as planted, the
   /// files written stay that user's, and the start-up log says that it runs as root and

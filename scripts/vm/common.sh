@@ -47,19 +47,29 @@ VM_KDIR=$VM_CACHE/kernel/$VM_KREL
 VM_KSERIES=$(printf '%s' "$VM_KREL" | cut -d. -f1,2)
 VM_BOOT=$VM_CACHE/boot
 
-# vm_plant: what a hand run of `sudo alarmclock run` leaves on the host (issue 27), a
-# marker file in /etc/alarmclock and /var/lib/alarmclock, where this user may write (a
-# directory made for it is removed again by vm_unplant). The tiers must not see it: the
-# boot tier's boot-install and the VM tier's kernel-smoke check that nothing of the
-# host's product paths (scripts/vm/product-paths) shows through. VM_PLANT=0 skips it.
+# vm_plant: what a hand run of `sudo alarmclock run` leaves on the host (issue 27): a
+# root-owned state.json and last-good.toml (mode 0640) in /var/lib/alarmclock (made 0750
+# when missing) and a marker in /etc/alarmclock, where this user may write; only names
+# that are not there already, removed again by vm_unplant with any directory made for
+# them. The tiers must not see them: the boot tier's boot-install and the VM tier's
+# kernel-smoke check that nothing of the host's product paths (scripts/vm/product-paths)
+# shows through. VM_PLANT=0 skips it.
 VM_PLANTED=() VM_PLANT_DIRS=()
+vm_plant_file() { # PATH CONTENT
+  [ ! -e "$1" ] && [ ! -L "$1" ] || return 0
+  (umask 027 && printf '%s\n' "$2" >"$1") 2>/dev/null && VM_PLANTED+=("$1")
+}
 vm_plant() {
   [ "${VM_PLANT:-1}" = 1 ] || return 0
   local dir
   for dir in /etc/alarmclock /var/lib/alarmclock; do
-    if [ ! -d "$dir" ]; then mkdir "$dir" 2>/dev/null && VM_PLANT_DIRS+=("$dir") || continue; fi
-    : >"$dir/.vm-host-leftover-$$" 2>/dev/null && VM_PLANTED+=("$dir/.vm-host-leftover-$$")
+    if [ ! -d "$dir" ]; then
+      mkdir -m 0750 "$dir" 2>/dev/null && VM_PLANT_DIRS+=("$dir") || continue
+    fi
   done
+  vm_plant_file "/etc/alarmclock/.vm-host-leftover-$$" ""
+  vm_plant_file /var/lib/alarmclock/state.json '{"version":1,"planted-by":"vm_plant"}'
+  vm_plant_file /var/lib/alarmclock/last-good.toml '# planted by vm_plant'
   [ ${#VM_PLANTED[@]} -eq 0 ] || vm_log "planted host leftovers: ${VM_PLANTED[*]}"
 }
 vm_unplant() {

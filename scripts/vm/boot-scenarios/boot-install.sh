@@ -15,6 +15,10 @@ deb=$(ls /vm/cache/boot/deb/alarmclock_*.deb 2>/dev/null | head -1)
 for p in $(product_paths); do
   check "nothing of the host's at $p before the install" not host_shows_through "$p"
 done
+# Nor its records in shared files: dpkg's status and the accounts (boot-init strips them).
+check "dpkg knows no alarmclock before the install" not dpkg -s alarmclock
+check "no user or group alarmclock before the install" \
+  not grep -q '^alarmclock:' /etc/passwd /etc/group /etc/shadow /etc/gshadow
 check "group gpio exists (sysusers, before udev)" getent group gpio
 wait_for 60 test -e /dev/snd/pcmC0D0p
 # devtmpfs makes the node (root 0600) before udev gives it its group: under emulation
