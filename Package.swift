@@ -6,9 +6,12 @@
 //   AlarmCore      pure core: model, config, time zones, schedule, ring session, state
 //   CALSA/CSndFile system libraries (pkg-config + apt)
 //   CShim          C shim for kernel macros and structs Swift cannot import
-//   AlarmPlatform  Linux code: syscalls, audio, event loop, input, control socket
+//   AlarmPlatform  Linux code: syscalls, event loop, input, GPIO output, control socket
+//                  (no audio: nothing that plays none links ALSA or libsndfile)
 //   AlarmFiles     the files the service and its clients share: config-file loading, the
-//                  skip-calendar files, the service's paths and their defaults
+//                  skip-calendar files, the service's paths and their defaults, the sound
+//                  directories and names (SoundResolver)
+//   AlarmAudio     ALSA playback and libsndfile decoding: the Ringer and its thread
 //   AlarmService   the service wiring: one object owning the loop, engine, ringer, inputs
 //   AlarmClient    what the CLI and the web process share: config edits, service requests, JSON
 //                  (over AlarmFiles: neither it nor AlarmWeb imports AlarmService)
@@ -38,13 +41,16 @@ let package = Package(
       name: "CSndFile", pkgConfig: "sndfile",
       providers: [.apt(["libsndfile1-dev"])]),
     .target(name: "CShim"),
-    .target(
-      name: "AlarmPlatform",
-      dependencies: ["AlarmCore", "CALSA", "CSndFile", "CShim"]),
+    .target(name: "AlarmPlatform", dependencies: ["AlarmCore", "CShim"]),
     .target(name: "AlarmFiles", dependencies: ["AlarmCore", "AlarmPlatform"]),
     .target(
+      name: "AlarmAudio",
+      dependencies: [
+        "AlarmCore", "AlarmPlatform", "AlarmFiles", "CALSA", "CSndFile", "CShim",
+      ]),
+    .target(
       name: "AlarmService",
-      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmFiles"]),
+      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmFiles", "AlarmAudio"]),
     // The HTML pages of `alarmclock web`: pure renderers, strings from plain inputs.
     .target(name: "AlarmWebPage", dependencies: ["AlarmCore"]),
     .target(
@@ -57,17 +63,18 @@ let package = Package(
       name: "AlarmWeb",
       dependencies: [
         "AlarmCore", "AlarmPlatform", "AlarmFiles", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
+        "CShim",
       ]),
     .executableTarget(
       name: "alarmclock",
       dependencies: [
-        "AlarmCore", "AlarmPlatform", "AlarmFiles", "AlarmService", "AlarmClient", "AlarmWeb",
-        "TOML",
+        "AlarmCore", "AlarmPlatform", "AlarmFiles", "AlarmAudio", "AlarmService", "AlarmClient",
+        "AlarmWeb", "TOML",
       ]),
     // Measurements for bench/ and fault injection for the tests; not part of the product.
     .executableTarget(
       name: "alarmclock-bench",
-      dependencies: ["AlarmCore", "AlarmPlatform"]),
+      dependencies: ["AlarmCore", "AlarmPlatform", "AlarmAudio"]),
     .testTarget(name: "TOMLTests", dependencies: ["TOML"]),
     .testTarget(
       name: "AlarmCoreTests", dependencies: ["AlarmCore", "TOML", "AudioTestSupport"]),
@@ -76,8 +83,15 @@ let package = Package(
       name: "AlarmPlatformTests",
       dependencies: ["AlarmPlatform", "AlarmCore", "CShim", "AudioTestSupport"]),
     .testTarget(
+      name: "AlarmAudioTests",
+      dependencies: [
+        "AlarmAudio", "AlarmFiles", "AlarmPlatform", "AlarmCore", "CShim", "AudioTestSupport",
+      ]),
+    .testTarget(
       name: "AlarmServiceTests",
-      dependencies: ["AlarmService", "AlarmFiles", "AlarmPlatform", "AlarmCore", "CShim"]),
+      dependencies: [
+        "AlarmService", "AlarmFiles", "AlarmAudio", "AlarmPlatform", "AlarmCore", "CShim",
+      ]),
     .testTarget(name: "AlarmWebPageTests", dependencies: ["AlarmWebPage", "AlarmCore"]),
     .testTarget(
       name: "AlarmWebTests",

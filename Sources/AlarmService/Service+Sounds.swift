@@ -1,4 +1,6 @@
+import AlarmAudio
 import AlarmCore
+import AlarmFiles
 import AlarmPlatform
 
 /// The sound a ring session plays: chosen once, when the ring is prepared (or when it

@@ -1,3 +1,4 @@
+import AlarmAudio
 import AlarmCore
 import AlarmFiles
 import AlarmPlatform

@@ -5,8 +5,6 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/socket.h>
-// getrandom(2) for the web token (the Glibc module leaves sys/random.h out).
-#include <sys/random.h>
 #include <microhttpd.h>
 
 /// The limits and callbacks of one daemon (Swift cannot call MHD_start_daemon: it is

@@ -1,3 +1,4 @@
+import AlarmAudio
 import AlarmPlatform
 
 #if canImport(Glibc)

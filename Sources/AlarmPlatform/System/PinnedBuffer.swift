@@ -10,16 +10,17 @@
 /// allocation would unlock that one too. Locking needs RLIMIT_MEMLOCK room (8 MiB by
 /// default, and the buffers are a few KiB); when it is refused the buffer works the same,
 /// unlocked, and `pinError` says why.
-final class PinnedBuffer<Element: BitwiseCopyable> {
+public final class PinnedBuffer<Element: BitwiseCopyable> {
   /// The first of `count` elements, all zero at first.
-  let base: UnsafeMutablePointer<Element>
-  let count: Int
+  public let base: UnsafeMutablePointer<Element>
+  public let count: Int
   /// Why the pages are not locked (nil: they are).
-  let pinError: SystemError?
+  public let pinError: SystemError?
   private let bytes: Int
   private let mapped: Bool
 
-  init(count: Int) {
+  /// `count` zeroed elements on pages of their own, locked when allowed.
+  public init(count: Int) {
     let page = max(4096, Int(sysconf(Int32(_SC_PAGESIZE))))
     let need = max(1, count) * MemoryLayout<Element>.stride
     bytes = (need + page - 1) / page * page

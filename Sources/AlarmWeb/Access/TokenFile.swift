@@ -1,5 +1,5 @@
 import AlarmPlatform
-import CMicroHTTPD
+import CShim
 
 #if canImport(Glibc)
   import Glibc

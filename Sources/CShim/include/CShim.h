@@ -4,7 +4,7 @@
  * One header per subsystem, each owned by the code that uses it. */
 #include "cshim_event.h"
 #include "cshim_input.h"
-#include "cshim_audio.h"
+#include "cshim_random.h"
 #include "cshim_time.h"
 #include "cshim_process.h"
 #endif

@@ -1,3 +1,7 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
+
 /// An ALSA call on a sound device (PCM or mixer) failed.
 public struct AudioDeviceError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The ALSA device name, e.g. `default`, `plughw:1,0`, `pulse`.

@@ -1,3 +1,7 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
+
 /// Turns a source into device frames: loops, falls back to the tone on a decode error,
 /// maps channels, and applies volume, fade-in and escalation. Playback-thread only.
 final class Renderer {

@@ -1,4 +1,6 @@
 import AlarmCore
+import AlarmFiles
+import AlarmPlatform
 import CALSA
 import CShim
 

@@ -1,3 +1,7 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
+
 /// What to ring and how: everything the playback thread needs, already resolved.
 public struct RingRequest: Sendable, Equatable {
   /// The resolved sound file, or nil for the bundled default sound.

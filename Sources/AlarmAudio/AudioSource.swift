@@ -1,3 +1,7 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
+
 /// A stream of interleaved float frames in [-1, 1]: a decoded file or the fallback tone.
 /// Used by one thread at a time (the playback thread).
 protocol AudioSource: AnyObject {

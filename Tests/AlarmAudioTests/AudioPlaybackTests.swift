@@ -1,7 +1,9 @@
+import AlarmFiles
 import AudioTestSupport
 import Foundation
 import Testing
 
+@testable import AlarmAudio
 @testable import AlarmPlatform
 
 /// Real playback through ALSA's `pulse` device into the private null sink, recorded from

@@ -1,4 +1,6 @@
 import AlarmCore
+import AlarmFiles
+import AlarmPlatform
 import CALSA
 import CShim
 
@@ -45,7 +47,7 @@ public final class Ringer: Sendable {
     engine = try RingerEngine(
       defaultSound: defaultSound, log: log, events: events, reserve: DescriptorReserve(),
       priority: priority)
-    cshim_alsa_silence_errors()
+    calsa_silence_errors()
     // ALSA reads its configuration files on the first open and caches a failed read for
     // good; reading them now means a ring out of descriptors does not need them.
     let configRead = snd_config_update()

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmFiles
 import AudioTestSupport
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import Glibc
 import Testing
 
+@testable import AlarmAudio
 @testable import AlarmPlatform
 
 /// The ringer's spare descriptors without running out (that is `PlayDescriptorTests`,

@@ -1,3 +1,7 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
+
 /// Plays a source at another frame rate, by linear interpolation. For an escalation sound
 /// whose rate differs from the device's: the device is already open at the first sound's
 /// rate, and reopening it would leave a gap in the ring.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import AlarmAudio
 @testable import AlarmPlatform
 
 @Suite struct AudioGainTests {

@@ -1,3 +1,6 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,7 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -1,3 +1,7 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
+
 extension Array {
   /// `withUnsafeMutableBufferPointer` for a body that throws a typed error, keeping the
   /// error's type.

@@ -1,8 +1,10 @@
 import AlarmCore
+import AlarmFiles
 import AudioTestSupport
 import Foundation
 import Testing
 
+@testable import AlarmAudio
 @testable import AlarmPlatform
 
 /// Sound folders and escalation through ALSA's `pulse` device into a null sink of this

@@ -1,3 +1,6 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
 import CSndFile
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 import AlarmCore
+import AlarmPlatform
 
 #if canImport(Glibc)
   import Glibc

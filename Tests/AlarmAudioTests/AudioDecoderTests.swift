@@ -1,7 +1,9 @@
+import AlarmFiles
 import AudioTestSupport
 import Foundation
 import Testing
 
+@testable import AlarmAudio
 @testable import AlarmPlatform
 
 /// SoundDecoder over files made at test time by sox, lame, flac, oggenc and opusenc.
