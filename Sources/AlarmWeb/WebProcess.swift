@@ -52,6 +52,10 @@ public final class WebProcess {
       return 1
     }
     server.stop()
+    if let failure = server.failure {
+      log.error("web server: \(failure); exiting so that a fresh process takes over")
+      return 1
+    }
     return 0
   }
 

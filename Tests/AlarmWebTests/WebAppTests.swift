@@ -116,6 +116,22 @@ import Testing
         == false)
   }
 
+  /// A token file that became unusable locks everyone out: the locked access takes no
+  /// token (not even an empty one), no session and no CSRF token made with an empty key.
+  @Test func lockedAccessLetsNobodyIn() {
+    let locked = WebAccess.locked
+    let empty = WebAccess(token: " \n")
+    #expect(locked.isLocked && empty.isLocked && !WebAccess(token: "sesame").isLocked)
+    #expect(!locked.isToken("") && !locked.isToken(" ") && !empty.isToken(""))
+    let bearer = WebRequest(method: "GET", path: "/", headers: ["Authorization": "Bearer "])
+    #expect(locked.bearer(bearer) == false)
+    let forged = locked.newSession(now: Self.now)
+    let cookie = WebRequest(
+      method: "GET", path: "/", headers: ["Cookie": "\(WebAccess.cookieName)=\(forged)"])
+    #expect(locked.session(cookie, now: Self.now) == nil)
+    #expect(!locked.isCSRF(locked.csrf(for: forged), for: forged))
+  }
+
   @Test func pageLoginAndCSRF() throws {
     let dir = try TempDir("webapp")
     defer { try? FileManager.default.removeItem(atPath: dir.path) }

@@ -93,8 +93,7 @@ final class TokenWatch {
       access = WebAccess(token: try TokenFile.read(path))
       return "\(path) changed: the new token is in use; logins made with the old one ended"
     } catch {
-      // Nobody can know a random token that is never written anywhere.
-      access = WebAccess(token: (try? TokenFile.randomToken()) ?? "")
+      access = .locked
       return
         "\(path) changed and is unusable (\(error)); every request is refused until it is fixed"
     }

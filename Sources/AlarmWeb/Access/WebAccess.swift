@@ -18,13 +18,21 @@ public struct WebAccess: Sendable {
   private let token: [UInt8]
 
   /// Access for `token` (surrounding whitespace, such as the file's final newline, dropped).
+  /// An empty token gives access to nobody: no token, session or CSRF token is accepted.
   public init(token: String) {
     self.token = Array(Substring(token).trimmingBlanksAndNewlines.utf8)
   }
 
+  /// Access for nobody, until a usable token file is read again.
+  public static let locked = WebAccess(token: "")
+
+  /// True when nobody is let in (`locked`).
+  public var isLocked: Bool { token.isEmpty }
+
   /// True when `given` is the token.
   public func isToken(_ given: String) -> Bool {
-    SHA256.constantTimeEqual(
+    guard !isLocked else { return false }
+    return SHA256.constantTimeEqual(
       SHA256.hash(Array(Substring(given).trimmingBlanksAndNewlines.utf8)), SHA256.hash(token))
   }
 
@@ -47,7 +55,7 @@ public struct WebAccess: Sendable {
   public func session(_ request: WebRequest, now: Instant) -> String? {
     guard let value = request.cookies[Self.cookieName] else { return nil }
     let parts = value.split(separator: ".", maxSplits: 1)
-    guard parts.count == 2, let expiry = Int64(parts[0]), expiry > now.seconds,
+    guard !isLocked, parts.count == 2, let expiry = Int64(parts[0]), expiry > now.seconds,
       SHA256.constantTimeEqual(Array(parts[1].utf8), Array(mac("session \(parts[0])").utf8))
     else { return nil }
     return value
@@ -58,7 +66,7 @@ public struct WebAccess: Sendable {
 
   /// True when `given` is `session`'s CSRF token.
   public func isCSRF(_ given: String?, for session: String) -> Bool {
-    guard let given else { return false }
+    guard let given, !isLocked else { return false }
     return SHA256.constantTimeEqual(Array(given.utf8), Array(csrf(for: session).utf8))
   }
 

@@ -27,6 +27,10 @@ public final class WebServer {
   private var acceptPausedUntil: Duration?
   /// The last time a request started (CLOCK_MONOTONIC), for the idle exit.
   public private(set) var lastActivity: Duration
+  /// Why the server stopped its loop: its timer or listener could not be set, so it could
+  /// no longer time connections out or accept (the process exits; systemd's socket starts
+  /// a new one at the next connection).
+  public private(set) var failure: SystemError?
 
   /// Serves `respond` on `listenFD` (a listening socket, taken over) in `loop`.
   public init(
@@ -139,7 +143,7 @@ public final class WebServer {
 
   private func pauseAccepting() {
     acceptPausedUntil = Clock.monotonic.now() + .milliseconds(100)
-    try? loop.modify(listener, interest: [])
+    do throws(SystemError) { try loop.modify(listener, interest: []) } catch { fail(error) }
   }
 
   /// Closes connections the policy gave up: a held reply is let go first, then the socket
@@ -158,7 +162,9 @@ public final class WebServer {
     let now = Clock.monotonic.now()
     if let until = acceptPausedUntil, until <= now {
       acceptPausedUntil = nil
-      try? loop.modify(listener, interest: .readable)
+      do throws(SystemError) { try loop.modify(listener, interest: .readable) } catch {
+        fail(error)
+      }
     }
     let expired = slots.expired(now: now)
     drop(expired)
@@ -166,11 +172,23 @@ public final class WebServer {
     var next = slots.nextDeadline
     if let t = http.timeout { next = min(next ?? now + t, now + t) }
     if let p = acceptPausedUntil { next = min(next ?? p, p) }
-    if let next {
-      try? timer.arm(after: max(next - Clock.monotonic.now(), .milliseconds(1)))
-    } else {
-      try? timer.disarm()
+    do throws(SystemError) {
+      if let next {
+        try timer.arm(after: max(next - Clock.monotonic.now(), .milliseconds(1)))
+      } else {
+        try timer.disarm()
+      }
+    } catch {
+      fail(error)
     }
+  }
+
+  /// Stops serving: a server that cannot time connections out or accept would keep
+  /// slots held or the page unreachable for good.
+  private func fail(_ error: SystemError) {
+    guard failure == nil else { return }
+    failure = error
+    loop.stop()
   }
 
   private func hold(_ connection: OpaquePointer, for delay: Duration) {
