@@ -13,7 +13,7 @@ extension Service {
   /// days off), and re-arms the timer from the new plan.
   func settle(_ actions: [EngineAction], now: Instant, invalidate: Bool = false) {
     perform(actions)
-    if invalidate { prepared = nil }
+    if invalidate { ring.invalidate() }
     rearm(now: now)
   }
 
@@ -24,10 +24,7 @@ extension Service {
       case .startSound(let alarm, let remaining, let resumed):
         startSound(alarm, remaining: remaining, resumed: resumed)
       case .stopSound:
-        awaitingFirstFrame = nil
-        ringEscalated = false
-        ringer.stop()
-        stopBuzzer(reason: "the ring ended")
+        ring.stop()
         releasePagesSoon()
       case .hook(let call):
         runHook(call)
@@ -46,18 +43,11 @@ extension Service {
     // The first frame is logged against the scheduled instant (a firing or a snooze's
     // end), late starts too: how late the sound came is what the log is for. Instants
     // carry milliseconds, so `now` is a moment after the period's start, never equal.
-    if let s = engine.state.session, !resumed, now >= s.periodStart {
-      awaitingFirstFrame = s.periodStart
-    } else {
-      awaitingFirstFrame = nil
-    }
     // (A resumed ring is logged by the engine, which knows what is left in words.)
-    prepared = nil
-    // Each ring period (after a snooze too) starts un-escalated: the ringer counts anew.
-    ringEscalated = false
+    var due: Instant? = nil
+    if let s = engine.state.session, !resumed, now >= s.periodStart { due = s.periodStart }
     let sound = soundForSession(alarm, now: now)
-    ringer.start(ringRequest(alarm, remaining: remaining, sound: sound))
-    ringStarting()
+    ring.start(ringRequest(alarm, remaining: remaining, sound: sound), firstFrameDue: due)
     soundRinging(sound)
   }
 
@@ -78,63 +68,21 @@ extension Service {
     return request
   }
 
-  /// Ringer events arrive here on the loop thread, through the mailbox.
+  /// Ringer events arrive here on the loop thread, through the mailbox; the ring's own
+  /// state is `RingCoordinator`'s, what needs the config or the hooks is done here.
   func ringerEvent(_ event: RingerEvent) {
     defer { ringerEvents?(event) }
-    switch event {
-    case .firstFrame(let device, let realtime):
-      if let firing = awaitingFirstFrame {
-        let late = realtime - .seconds(firing.seconds)
-        log.info(
-          "first frame on \(device) \(DurationText.milliseconds(late)) after the scheduled time")
-      }
-      awaitingFirstFrame = nil
-      audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
-    case .fallbackTone(let error):
-      log.warning("audio: \(error); ringing the fallback tone")
-      chosenSound?.problem = error
-    case .deviceFailed(let error):
-      // While the buzzer beeps, status keeps saying why (no device at all).
-      if audioWatch.buzzer?.isSounding != true {
-        audioStatus = InputStatus(name: "audio", available: false, detail: "\(error)")
-      }
-    case .deviceOpened(let device, let isFallback):
-      if isFallback { log.warning("audio: playing on the fallback device \(device)") }
-      audioWatch.result?.device = device
-      stopBuzzer(reason: "playing on \(device)")
-    case .deviceReopened(let device):
-      log.notice("audio: \(device) is back; the ring goes on")
-      audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
-      audioWatch.result?.device = device
-      stopBuzzer(reason: "playing on \(device)")
-    case .noDevice(let devices):
-      let text = "no audio device could be opened (tried \(devices.joined(separator: ", ")))"
-      log.error("audio: \(text); retrying")
-      let buzzing = audioWatch.buzzer != nil ? "; beeping the buzzer" : ""
-      audioStatus = InputStatus(name: "audio", available: false, detail: text + buzzing)
-      // (The event may arrive after a stop or snooze: only a ring still going beeps.)
-      if engine.soundPlaying { startBuzzer(reason: "no audio device opens") }
+    switch ring.handle(event, soundPlaying: engine.soundPlaying) {
+    case nil: break
+    case .audioFailed(let devices)?:
       if let s = engine.state.session {
         audioFailed(
           alarmID: s.alarmID, at: s.firing, failed: devices,
-          failover: audioWatch.buzzer != nil ? "buzzer" : "")
+          failover: ring.watch.buzzer != nil ? "buzzer" : "")
       }
-    case .checked(let check):
+    case .checked(let check)?:
       audioChecked(check)
-      // The check opened the device: alsa-lib's code is mapped again.
       releasePagesSoon()
-    case .mixerFailed(let error):
-      log.warning("audio: mixer: \(error)")
-    case .escalated(let sound):
-      ringEscalated = true
-      let volume = chosenSound?.escalation.map { " to \($0.volume) %" } ?? ""
-      log.notice(
-        "the alarm is escalating: volume rising\(volume)" + (sound.map { ", sound \($0)" } ?? ""))
-    case .stopped:
-      stopBuzzer(reason: "the ring ended")
-      if audioStatus.available {
-        audioStatus = InputStatus(name: "audio", available: true, detail: "idle")
-      }
     }
   }
 

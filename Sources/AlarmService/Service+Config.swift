@@ -118,7 +118,7 @@ extension Service {
       applyInputs()
       applyBuzzer()
       // The devices may have changed: check them again before the next alarm.
-      audioWatch.checkedFiring = nil
+      ring.forgetCheck()
       let n = config.alarms.count
       log.notice("config applied (\(reason)): \(n) alarm\(n == 1 ? "" : "s")")
       try? notify?.status(readyStatus())

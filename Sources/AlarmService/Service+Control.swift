@@ -96,8 +96,8 @@ extension Service {
   func statusReport(now: Instant) -> StatusReport {
     let zone = self.zone
     let parts = engine.statusParts(now: now, format: { ISO8601Text.format($0, in: zone) })
-    var inputs = [audioStatus]
-    if let buzzer = buzzerStatus { inputs.append(buzzer) }
+    var inputs = [ring.audioStatus]
+    if let buzzer = ring.buzzerStatus { inputs.append(buzzer) }
     if let terminal {
       inputs.append(InputStatus(name: "terminal", available: true, detail: terminal.name))
     }
@@ -109,7 +109,10 @@ extension Service {
     watchClock(now: now)
     var report = StatusReport(
       version: Service.version, config: configs.status,
-      clockSynchronized: clockWatch.synchronized, session: parts.session.map(sessionSound),
+      clockSynchronized: clockWatch.synchronized,
+      session: parts.session.map {
+        ring.sessionSound($0, firing: engine.state.session?.firing)
+      },
       next: parts.next,
       history: parts.history, inputs: inputs)
     report.clockPlausible = ClockTrust.isPlausible(now)

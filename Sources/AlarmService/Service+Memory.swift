@@ -23,7 +23,7 @@ extension Service {
         _ = try? timer.read()
         self.pageReleaseDue = nil
         // Busy: the ring's stop arms this again (no polling: idle means no wake-ups).
-        if self.engine.state.session != nil || self.prepared != nil { return }
+        if self.engine.state.session != nil || self.ring.prepared != nil { return }
         let released = IdlePages.release(executable: executablePath())
         self.pageReleases += 1
         self.log.debug(

@@ -3,24 +3,6 @@ import AlarmCore
 import AlarmFiles
 import AlarmPlatform
 
-/// The sound a ring session plays: chosen once, when the ring is prepared (or when it
-/// starts unprepared), and kept through the session's snoozes.
-struct ChosenSound: Equatable {
-  var alarmID: String
-  /// The occurrence it was chosen for (`RingSession.firing`).
-  var firing: Instant
-  /// The alarm's sound and escalation settings, so a changed config chooses again.
-  var settings: [String]
-  /// The file to play; nil for the bundled default sound (or when `problem` is set).
-  var path: String?
-  /// For a sound folder: the file's name inside it, recorded as played when it rings.
-  var folderFile: String?
-  /// Why the fallback tone rings instead (unresolvable sound, empty folder, bad file).
-  var problem: SoundError?
-  /// The alarm's escalation, its sound resolved (and picked, for a folder) with the rest.
-  var escalation: Escalation?
-}
-
 extension Service {
   /// Resolves `alarm`'s sound for the occurrence at `firing`; for a folder, lists it and
   /// picks a file after the one it rang last (`SoundPicker`). Runs on the loop thread,
@@ -70,13 +52,13 @@ extension Service {
   /// prepared (or earlier in the session, before a snooze), else a new choice.
   func soundForSession(_ alarm: Alarm, now: Instant) -> ChosenSound {
     let firing = engine.state.session.map(\.firing) ?? now
-    if let c = chosenSound, c.alarmID == alarm.id, c.firing == firing,
+    if let c = ring.chosen, c.alarmID == alarm.id, c.firing == firing,
       c.settings == Self.soundSettings(alarm)
     {
       return c
     }
     let c = chooseSound(alarm, firing: firing)
-    chosenSound = c
+    ring.keep(c)
     return c
   }
 
@@ -94,14 +76,4 @@ extension Service {
     perform(engine.soundChosen(alarmID: chosen.alarmID, file: file))
   }
 
-  /// The session's sound for `status`.
-  func sessionSound(_ session: SessionStatus) -> SessionStatus {
-    var s = session
-    guard let c = chosenSound, c.alarmID == s.id, engine.state.session?.firing == c.firing
-    else { return s }
-    s.sound = c.path
-    s.soundProblem = c.problem?.description
-    if c.escalation != nil { s.escalated = ringEscalated }
-    return s
-  }
 }

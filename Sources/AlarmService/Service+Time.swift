@@ -40,7 +40,7 @@ extension Service {
     let by = jump.map { ": jumped \(ClockTrust.jumpText($0))" } ?? ""
     log.notice("the clock was set\(by); now \(ISO8601Text.format(now, in: zone))")
     if let jump { clockWatch.lastJump = jump }
-    prepared = nil
+    ring.invalidate()
     watchClock(now: now)
   }
 
@@ -71,7 +71,7 @@ extension Service {
   }
 
   func arm(now: Instant) throws(SystemError) {
-    let plan = engine.wakePlan(now: now, prepared: prepared)
+    let plan = engine.wakePlan(now: now, prepared: ring.prepared)
     wakePlan = plan
     if plan.prepareNow != nil { prepareNextRing(now: now) }
     // To the millisecond: a snooze end counted from a press is not a whole second.
@@ -84,9 +84,8 @@ extension Service {
     guard let f = engine.firingToPrepare(now: now), let alarm = engine.alarms[f.alarmID] else {
       return
     }
-    prepared = f
     let sound = chooseSound(alarm, firing: f.at)
-    chosenSound = sound
-    ringer.prepare(ringRequest(alarm, remaining: alarm.ringFor, sound: sound))
+    ring.prepare(
+      f, sound: sound, request: ringRequest(alarm, remaining: alarm.ringFor, sound: sound))
   }
 }

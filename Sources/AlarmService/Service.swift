@@ -35,7 +35,9 @@ public final class Service {
   let calendars: CalendarKeeper
   var engine: AlarmEngine
   let saver: StateSaver
-  var ringer: Ringer
+  /// The ring's one owner: the ringer, the prepared ring, its sound, the device check and
+  /// the buzzer (`Ring/RingCoordinator.swift`).
+  let ring: RingCoordinator
   let alarmTimer: TimerFd
   let signals: SignalFd
   var watch: FileWatch?
@@ -56,18 +58,6 @@ public final class Service {
   /// The GPIO buttons and evdev inputs; nil when none are configured.
   var inputs: PressInputs?
   let hooks: HookRunner
-  /// The audio check before each alarm and the buzzer.
-  let audioWatch: AudioWatch
-  /// The firing the ringer was prepared for, so it is prepared once.
-  var prepared: Firing?
-  /// The sound chosen for the prepared or current ring session.
-  var chosenSound: ChosenSound?
-  /// Whether the current ring period has escalated (`escalate_after`).
-  var ringEscalated = false
-  /// The last thing the audio side reported, for `status`.
-  var audioStatus = InputStatus(name: "audio", available: true, detail: "idle")
-  /// The firing whose first frame is awaited, to log how late it came.
-  var awaitingFirstFrame: Instant?
   /// The realtime timer's plan: its deadline and whether that is a prepare point.
   public internal(set) var wakePlan: WakePlan?
   /// What the service saw of the clock: synchronisation, jumps (Service+Clock.swift).
@@ -119,6 +109,7 @@ public final class Service {
     self.log = log
     self.clock = clock
     self.configs = configs
+    let audioWatch: AudioWatch
     do throws(SystemError) {
       // Blocked before the ringer starts its thread, which inherits the mask: the signals
       // must reach only the signalfd, never kill the process from another thread.
@@ -153,11 +144,12 @@ public final class Service {
       relay.target?.ringerEvent(event)
     }
     do throws(SystemError) {
-      ringer = try Ringer(
+      let ringer = try Ringer(
         defaultSound: Service.soundResolver(current.config).defaultSound(),
         log: { level, text in log.log(level, text) },
         events: { mailbox.send($0) },
         priority: options.realtime ? ThreadPriority.playback : nil)
+      ring = RingCoordinator(ringer: ringer, watch: audioWatch, log: log)
     } catch {
       throw ServiceStartError("cannot start the ringer: \(error)")
     }
@@ -254,8 +246,7 @@ public final class Service {
     guard !stopped else { return }
     stopped = true
     try? notify?.stopping()
-    ringer.stop()
-    audioWatch.buzzer?.close()
+    ring.shutDown()
     inputs?.close()
     saver.flush(engine.state)
     hooks.stopAll(grace: .seconds(1))

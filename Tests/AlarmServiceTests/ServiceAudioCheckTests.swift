@@ -38,12 +38,12 @@ import Testing
 
   @Test func theDevicesAreCheckedAMinuteAheadAndNotAgainWhenWell() throws {
     let h = try H(config: Self.config(device: "null"), at: H.at(6, 0))
-    #expect(h.service.audioWatch.checkAt == H.at(6, 59))
+    #expect(h.service.ring.watch.checkAt == H.at(6, 59))
     h.clock.now = H.at(6, 59)
     h.service.audioCheckDue()
     try #require(try checked(h) { $0.device == "null" && !$0.hasFailures }, "\(h.log)")
     // All well: the next look at the device is the prepare point.
-    #expect(h.service.audioWatch.checkAt == nil)
+    #expect(h.service.ring.watch.checkAt == nil)
     #expect(audio(h)?.detail == "ready on null")
     #expect(h.plan.deadline == H.at(6, 59, 58) && h.plan.isPreparePoint)
   }
@@ -74,7 +74,7 @@ import Testing
     try #require(try h.turn { !hookLines().isEmpty }, "no audio_failed hook:\n\(h.log)")
     #expect(hookLines() == ["wake buzzer hw:NoSuchCard"])
     // Checked again every 15 s while it is missing; the hook does not run again.
-    #expect(h.service.audioWatch.checkAt == H.at(6, 59, 15))
+    #expect(h.service.ring.watch.checkAt == H.at(6, 59, 15))
     h.clock.now = H.at(6, 59, 15)
     h.service.audioCheckDue()
     let before = h.events.count
@@ -98,7 +98,7 @@ import Testing
     // Stop: the buzzer stops with the ring, its line low.
     let reply = try h.request(#"{"cmd":"stop"}"#)
     #expect(reply.contains(#""ok":true"#))
-    #expect(h.service.audioWatch.buzzer?.isSounding == false, "\(reply)\n\(h.log)")
+    #expect(h.service.ring.watch.buzzer?.isSounding == false, "\(reply)\n\(h.log)")
     var record = [UInt8](repeating: 0, count: 16)
     var last: UInt8 = 1
     while record.withUnsafeMutableBytes({ read(reader, $0.baseAddress, 16) }) == 16 {
