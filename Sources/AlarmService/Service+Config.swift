@@ -5,7 +5,7 @@ import AlarmPlatform
   import Glibc
 #endif
 
-/// Watching the config (and the system zone) and applying good edits; the watchdog.
+/// Watching the config (and the system zone) and applying good edits.
 extension Service {
   func startWatching() {
     do throws(SystemError) {
@@ -57,32 +57,6 @@ extension Service {
       reloadConfig(reason: "file changed", force: false)
     } else if changes.contains(.removed) {
       log.warning("\(paths.config) was removed; the config in force stays")
-    }
-  }
-
-  func startWatchdog() {
-    guard let interval = SdNotify.watchdogInterval(environment: Environment(environment)) else {
-      return
-    }
-    do throws(SystemError) {
-      let t = try TimerFd(clock: .monotonic)
-      try t.arm(after: interval, repeating: interval)
-      try loop.register(t.descriptor, interest: .readable) { [unowned self] _ in
-        _ = try? t.read()
-        do throws(SystemError) {
-          try self.notify?.watchdog()
-          self.watchdogFailing = false
-        } catch {
-          // Once per run of failures: systemd kills the service when they go on.
-          if !self.watchdogFailing {
-            self.log.error("cannot tell systemd the service is alive (WATCHDOG=1): \(error)")
-          }
-          self.watchdogFailing = true
-        }
-      }
-      watchdog = t
-    } catch {
-      log.warning("watchdog timer: \(error)")
     }
   }
 
