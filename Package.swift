@@ -20,6 +20,12 @@
 //   AlarmWeb       `alarmclock web`: HTTP server in our loop, API, auth, page routes
 //   alarmclock     the executable: CLI commands; `run` starts AlarmService, `web` AlarmWeb
 //   alarmclock-bench  measurements for bench/ and fault injection for tests (not installed)
+//
+// Toolchains: tools version 6.0, so that Debian trixie's `swiftlang` (Swift 6.0.3, what
+// Raspberry Pi OS users install) builds it as well as Swift 6.3. Both are checked on every
+// CI run: `swift test` with 6.3, and scripts/test-arm64 builds the whole package and its
+// tests with trixie's 6.0.3 (and runs them as aarch64). Synchronization.Mutex is not used
+// (it traps under 6.0.3 on aarch64; scripts/test refuses it).
 import PackageDescription
 
 let package = Package(
