@@ -57,6 +57,31 @@ import Testing
     #expect(try String(contentsOfFile: dir.file("alarms.toml"), encoding: .utf8) == Self.text)
   }
 
+  /// The route table is the only list of routes: every method it names for a path is
+  /// dispatched (never 404 or 405), and any other method gets 405 with exactly the
+  /// table's methods for that path in `Allow`.
+  @Test func everyRouteOfTheTableAnswersAndOthersGet405() throws {
+    let dir = try TempDir("webapp-routes")
+    defer { try? FileManager.default.removeItem(atPath: dir.path) }
+    let app = try Self.app(dir)
+    var patterns: [String] = []
+    for r in WebApp.apiRoutes where !patterns.contains(r.pattern) { patterns.append(r.pattern) }
+    #expect(patterns.count == 9)
+    for pattern in patterns {
+      let path = "/api/" + pattern.replacingOccurrences(of: "*", with: "work")
+      let methods = WebApp.apiRoutes.filter { $0.pattern == pattern }.map(\.method)
+      for method in ["GET", "POST", "PATCH", "DELETE", "PUT"] {
+        let reply = app.respond(WebRequest(method: method, path: path, headers: Self.bearer))
+        if methods.contains(method) {
+          #expect(reply.status != 404 && reply.status != 405, "\(method) \(path)")
+        } else {
+          #expect(reply.status == 405, "\(method) \(path)")
+          #expect(reply.header("Allow") == methods.joined(separator: ", "), "\(method) \(path)")
+        }
+      }
+    }
+  }
+
   /// `GET /api/next` and the page count the service's skip (from its state file), as
   /// `status` does: the skipped occurrence is listed under the next one, not as it.
   @Test func nextCountsTheServicesSkip() throws {

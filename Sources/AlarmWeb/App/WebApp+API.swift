@@ -17,57 +17,70 @@ extension WebApp {
       return .error(403, "csrf", "a change from the page needs the X-CSRF-Token header")
     }
     let route = Array(parts.dropFirst())
-    let read = method == "GET" || method == "HEAD"
-    if read, route == ["alarms"] { return listAlarms() }
-    if method == "POST", route == ["alarms"] { return editAlarm(request, status: 201) { .add($0) } }
-    if let id = Self.match("alarms/*", route) {
-      if method == "PATCH" { return editAlarm(request, status: 200) { .edit(id: id, $0) } }
-      if method == "DELETE" { return removeAlarm(id, request) }
+    // HEAD is GET without the body (libmicrohttpd drops it).
+    let asked = method == "HEAD" ? "GET" : method
+    var allowed: [String] = []
+    for r in Self.apiRoutes {
+      guard let captures = Self.captures(r.pattern, route) else { continue }
+      if r.method == asked { return r.handle(self, request, captures.first ?? "") }
+      if !allowed.contains(r.method) { allowed.append(r.method) }
     }
-    if method == "POST" {
-      if let id = Self.match("alarms/*/skip", route) { return control(.skip(id: id)) }
-      if let id = Self.match("alarms/*/unskip", route) { return control(.unskip(id: id)) }
-      if let id = Self.match("alarms/*/ring", route) { return control(.ring(id: id)) }
-      if route == ["snooze"] { return control(.snooze) }
-      if route == ["stop"] { return control(.stop) }
-    }
-    if read, route == ["status"] { return status() }
-    if read, route == ["next"] { return next(request) }
-    return apiNotFound(method: method, parts: route)
-  }
-
-  /// The `*` segment of `pattern` when `parts` match it (segments separated by `/`).
-  static func match(_ pattern: String, _ parts: [String]) -> String? {
-    let want = pattern.split(separator: "/").map(String.init)
-    guard want.count == parts.count else { return nil }
-    var capture: String?
-    for (w, p) in zip(want, parts) {
-      if w == "*" { capture = p } else if w != p { return nil }
-    }
-    return capture
-  }
-
-  private func apiNotFound(method: String, parts: [String]) -> WebResponse {
-    let allowed: [String]
-    if parts == ["alarms"] {
-      allowed = ["GET", "POST"]
-    } else if Self.match("alarms/*", parts) != nil {
-      allowed = ["PATCH", "DELETE"]
-    } else if parts.count == 3, parts[0] == "alarms", ["skip", "unskip", "ring"].contains(parts[2])
-    {
-      allowed = ["POST"]
-    } else if parts == ["snooze"] || parts == ["stop"] {
-      allowed = ["POST"]
-    } else if parts == ["status"] || parts == ["next"] {
-      allowed = ["GET"]
-    } else {
-      return .error(404, "not-found", "no API route /api/\(parts.joined(separator: "/"))")
+    guard !allowed.isEmpty else {
+      return .error(404, "not-found", "no API route /api/\(route.joined(separator: "/"))")
     }
     var r = WebResponse.error(
       405, "method-not-allowed",
       "\(method) is not allowed here; use \(allowed.joined(separator: " or "))")
     r.headers.append(("Allow", allowed.joined(separator: ", ")))
     return r
+  }
+
+  /// One API route: its method, its path under `/api/` (`*`: an alarm id), what answers it.
+  struct APIRoute: Sendable {
+    let method: String
+    let pattern: String
+    let handle: @Sendable (WebApp, WebRequest, String) -> WebResponse
+  }
+
+  /// Every API route, once: the dispatcher and a 405's `Allow` both come from this table
+  /// (docs/http.md lists the same).
+  static let apiRoutes: [APIRoute] = [
+    APIRoute(method: "GET", pattern: "alarms") { app, _, _ in app.listAlarms() },
+    APIRoute(method: "POST", pattern: "alarms") { app, request, _ in
+      app.editAlarm(request, status: 201) { .add($0) }
+    },
+    APIRoute(method: "PATCH", pattern: "alarms/*") { app, request, id in
+      app.editAlarm(request, status: 200) { .edit(id: id, $0) }
+    },
+    APIRoute(method: "DELETE", pattern: "alarms/*") { app, request, id in
+      app.removeAlarm(id, request)
+    },
+    APIRoute(method: "POST", pattern: "alarms/*/skip") { app, _, id in app.control(.skip(id: id)) },
+    APIRoute(method: "POST", pattern: "alarms/*/unskip") { app, _, id in
+      app.control(.unskip(id: id))
+    },
+    APIRoute(method: "POST", pattern: "alarms/*/ring") { app, _, id in app.control(.ring(id: id)) },
+    APIRoute(method: "POST", pattern: "snooze") { app, _, _ in app.control(.snooze) },
+    APIRoute(method: "POST", pattern: "stop") { app, _, _ in app.control(.stop) },
+    APIRoute(method: "GET", pattern: "status") { app, _, _ in app.status() },
+    APIRoute(method: "GET", pattern: "next") { app, request, _ in app.next(request) },
+  ]
+
+  /// The `*` segments of `pattern` when `parts` match it (segments separated by `/`);
+  /// nil when they do not.
+  static func captures(_ pattern: String, _ parts: [String]) -> [String]? {
+    let want = pattern.split(separator: "/").map(String.init)
+    guard want.count == parts.count else { return nil }
+    var found: [String] = []
+    for (w, p) in zip(want, parts) {
+      if w == "*" { found.append(p) } else if w != p { return nil }
+    }
+    return found
+  }
+
+  /// The `*` segment of `pattern` when `parts` match it.
+  static func match(_ pattern: String, _ parts: [String]) -> String? {
+    captures(pattern, parts)?.first
   }
 
   private func listAlarms() -> WebResponse {
