@@ -119,6 +119,10 @@ import Testing
       "the service's next knows the skip: \(asked.stdout)")
     let nextWake = try CLI.run(["next", "--socket", service.socket, "--config", service.configPath])
     #expect(nextWake.status == 0 && !nextWake.stdout.isEmpty, "\(nextWake.stderr)")
+    // The service's limit is said, not applied silently (ControlRequest.nextCountRange).
+    let many = try CLI.run(["next", "--socket", service.socket, "--count", "101"])
+    #expect(many.status == 2, "\(many.stdout)")
+    #expect(many.stderr.contains("with --socket, --count is at most 100"), "\(many.stderr)")
     #expect(try service.ctl(["unskip", "wake"]).status == 0)
     #expect(
       try service.ctl(["unskip", "wake"]).stderr.contains("no occurrence of 'wake' is skipped"))

@@ -13,7 +13,12 @@ public enum ControlRequest: Hashable, Sendable {
   case next(count: Int)
 
   public static let defaultNextCount = 5
+  /// How many firings a `next` request (and `GET /api/next`) may ask for: replies stay
+  /// small. The one declaration of that limit.
   public static let nextCountRange = 1...100
+  /// How many `alarmclock next` lists when it works them out itself from the files (a
+  /// year of a calendar's days off, say). The one declaration of that limit.
+  public static let offlineNextCountRange = 1...10_000
   /// Every command name, as sent in `cmd`.
   public static let commands = [
     "status", "snooze", "stop", "skip", "unskip", "reload", "ring", "next",

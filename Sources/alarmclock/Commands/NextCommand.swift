@@ -41,7 +41,7 @@ struct NextCommand: Command {
     configPath = try arguments.option("--config")
     stateDir = try arguments.option("--state-dir")
     from = try arguments.option("--from")
-    count = try arguments.intOption("--count", in: 1...10_000) ?? 1
+    count = try arguments.intOption("--count", in: ControlRequest.offlineNextCountRange) ?? 1
     json = arguments.flag("--json")
   }
 
@@ -86,7 +86,14 @@ struct NextCommand: Command {
     let zone = ZoneLoader.system(environment: env)
     let now = currentInstant()
     if let warning = ClockTrust.warning(now: now, zone: zone) { printError(warning) }
-    let request = ControlRequest.next(count: min(count, ControlRequest.nextCountRange.upperBound))
+    let range = ControlRequest.nextCountRange
+    guard range.contains(count) else {
+      printError(
+        "alarmclock next: with --socket, --count is at most \(range.upperBound) (the service's "
+          + "limit); without it, up to \(ControlRequest.offlineNextCountRange.upperBound)")
+      return ExitCode.usage
+    }
+    let request = ControlRequest.next(count: count)
     guard let reply = ServiceClient.send(request, socket: socket, command: Self.name) else {
       return ExitCode.failure
     }
