@@ -1,7 +1,8 @@
 import AlarmCore
 
 /// The fields of the add / edit form, named as docs/http.md gives them: `time`, `days`
-/// (repeated), `label`, `sound`, `volume`, `snooze`, `enabled`.
+/// (repeated), `label`, `sound`, `volume`, `snooze`, `enabled`, and under "More settings"
+/// `snooze_length`, `ring_for`, `max_snoozes` (empty: `[defaults]`', shown as placeholders).
 enum AlarmFormView {
   static func fields(_ page: EditPage, _ text: WebText) -> String {
     let f = page.form
@@ -36,7 +37,29 @@ enum AlarmFormView {
     s += "<output id=\"vol\">\(f.volume)</output></label>"
     s += checkbox("snooze", text.snooze, f.snooze)
     s += checkbox("enabled", text.enabled, f.enabled)
-    return s + "</div>"
+    s += "</div>"
+    // A <details> opens without JavaScript; open when one of them is the alarm's own.
+    let own = !(f.snoozeLength + f.ringFor + f.maxSnoozes).isEmpty
+    s += "<details class=\"card\"\(own ? " open" : "")><summary>\(HTML.escape(text.more))</summary>"
+    let d = page.defaults
+    s += field(
+      "snooze_length", text.snoozeLength, f.snoozeLength,
+      placeholder: d.snooze.map(DurationText.format) ?? text.off)
+    s += field("ring_for", text.ringFor, f.ringFor, placeholder: DurationText.format(d.ringFor))
+    s += field(
+      "max_snoozes", text.maxSnoozes, f.maxSnoozes,
+      placeholder: d.maxSnoozes.map(String.init) ?? text.noLimit, numeric: true)
+    s += "<p class=\"note\">\(HTML.escape(text.durationHint))</p></details>"
+    return s
+  }
+
+  private static func field(
+    _ name: String, _ shown: String, _ value: String, placeholder: String, numeric: Bool = false
+  ) -> String {
+    let mode = numeric ? " inputmode=\"numeric\"" : ""
+    return
+      "<label class=\"row\">\(HTML.escape(shown))<input name=\"\(name)\" maxlength=\"20\"\(mode)"
+      + " value=\"\(HTML.escape(value))\" placeholder=\"\(HTML.escape(placeholder))\"></label>"
   }
 
   /// Monday first in English, Sunday first in Chinese (as `AlarmText.repeatSummary`).

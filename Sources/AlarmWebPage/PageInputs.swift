@@ -100,6 +100,12 @@ public struct AlarmForm: Hashable, Sendable {
   public var snooze: Bool
   /// The on/off switch.
   public var enabled: Bool
+  /// The alarm's own snooze length as the file writes it (`5m`); empty: `[defaults]`'.
+  public var snoozeLength = ""
+  /// The alarm's own `ring_for` (`15m`); empty: `[defaults]`'.
+  public var ringFor = ""
+  /// The alarm's own `max_snoozes` (`3`); empty: `[defaults]`'.
+  public var maxSnoozes = ""
 
   /// Memberwise.
   public init(
@@ -115,12 +121,18 @@ public struct AlarmForm: Hashable, Sendable {
     self.enabled = enabled
   }
 
-  /// The form for an existing alarm.
-  public init(_ alarm: Alarm) {
+  /// The form for an existing alarm. A setting equal to `defaults`' shows empty (the
+  /// default, its value as the placeholder), so saving the form leaves it inherited.
+  public init(_ alarm: Alarm, defaults: AlarmDefaults = AlarmDefaults()) {
     self.init(
       time: alarm.time.description, days: alarm.days, label: alarm.label ?? "",
       sound: alarm.sound ?? "", volume: alarm.volume, snooze: alarm.snooze != nil,
       enabled: alarm.enabled)
+    if let s = alarm.snooze, s != defaults.snooze { snoozeLength = DurationText.format(s) }
+    if alarm.ringFor != defaults.ringFor { ringFor = DurationText.format(alarm.ringFor) }
+    if alarm.maxSnoozes != defaults.maxSnoozes, let n = alarm.maxSnoozes {
+      maxSnoozes = String(n)
+    }
   }
 }
 
@@ -139,11 +151,13 @@ public struct EditPage: Hashable, Sendable {
   public var defaultSound: String?
   /// Why the last post was refused (the CLI's messages), shown above the form.
   public var errors: [String]
+  /// `[defaults]`, for the placeholders of the settings an alarm inherits.
+  public var defaults: AlarmDefaults
 
   /// Memberwise.
   public init(
     id: String?, form: AlarmForm, etag: String, sounds: [String], defaultSound: String? = nil,
-    errors: [String] = []
+    errors: [String] = [], defaults: AlarmDefaults = AlarmDefaults()
   ) {
     self.id = id
     self.form = form
@@ -151,6 +165,7 @@ public struct EditPage: Hashable, Sendable {
     self.sounds = sounds
     self.defaultSound = defaultSound
     self.errors = errors
+    self.defaults = defaults
   }
 }
 

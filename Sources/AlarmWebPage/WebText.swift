@@ -31,6 +31,15 @@ struct WebText {
   var volume: String { t("Volume", "音量") }
   var snooze: String { t("Snooze", "稍後提醒") }
   var enabled: String { t("On", "開啟") }
+  var more: String { t("More settings", "更多設定") }
+  var snoozeLength: String { t("Snooze length", "稍後提醒間隔") }
+  var ringFor: String { t("Rings for", "響鈴長度") }
+  var maxSnoozes: String { t("Snoozes at most", "最多稍後提醒次數") }
+  var noLimit: String { t("no limit", "不限") }
+  var off: String { t("off", "關閉") }
+  var durationHint: String {
+    t("Empty: the default. Durations like 30s, 9m or 1h30m.", "留空：使用預設值。時間長度如 30s、9m 或 1h30m。")
+  }
   var stop: String { t("Stop", "停止") }
   var ringing: String { t("Ringing", "正在響") }
   var snoozedUntil: String { t("Snoozed until", "稍後提醒至") }

@@ -39,6 +39,29 @@ import Testing
     #expect(forms.contains { $0.action == "/alarms/work/ring" })
   }
 
+  /// "More settings": the inherited ones empty with `[defaults]` as placeholders and the
+  /// section closed; an alarm's own value shown, and the section open.
+  @Test func moreSettingsShowTheDefaultsAsPlaceholders() throws {
+    let page = Samples.edit(.english)
+    let main = try #require(Form.all(page).first { $0.action == "/alarms/work" })
+    let inputs = main.tags("input")
+    for (name, placeholder) in [
+      ("snooze_length", "9m"), ("ring_for", "10m"), ("max_snoozes", "no limit"),
+    ] {
+      let input = try #require(inputs.first { attribute("name", $0) == name }, "\(name)")
+      #expect(attribute("value", input) == "" && attribute("placeholder", input) == placeholder)
+    }
+    #expect(main.html.contains("<details class=\"card\"><summary>More settings</summary>"))
+    var alarm = Alarm(id: "x", time: LocalTime(hour: 6, minute: 0, second: 0))
+    alarm.ringFor = .seconds(900)
+    let form = AlarmForm(alarm)
+    #expect(form.ringFor == "15m" && form.snoozeLength.isEmpty && form.maxSnoozes.isEmpty)
+    let html = WebPage.edit(
+      EditPage(id: "x", form: form, etag: "e", sounds: []), Samples.context(.english))
+    #expect(html.contains("<details class=\"card\" open>"))
+    #expect(html.contains("name=\"ring_for\" maxlength=\"20\" value=\"15m\""))
+  }
+
   @Test func addFormPostsToTheCollectionWithoutDeleteOrRing() {
     let page = Samples.edit(.traditionalChinese, id: nil)
     let actions = Set(Form.all(page).map(\.action))

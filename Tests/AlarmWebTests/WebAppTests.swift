@@ -223,6 +223,40 @@ import Testing
     }
   }
 
+  /// The "More settings" fields: empty inherits `[defaults]`, a value is written only when
+  /// it differs from what the alarm has, and a bad one is refused with the CLI's words.
+  @Test func snoozeLengthRingForAndMaxSnoozesFromTheForm() throws {
+    let alarm = try #require(
+      ConfigDecoder.decode(Self.text, path: "/x.toml").config?.alarm(id: "work"))
+    let defaults = AlarmDefaults()
+    let base = "time=06:45&days=mon&days=tue&days=wed&days=thu&days=fri&volume=80&enabled=on"
+    func changes(_ extra: String, current: Alarm? = nil) throws -> AlarmChanges {
+      let form = try #require(FormData(Array((base + extra).utf8)))
+      return try WebApp.changes(form, current: current ?? alarm, defaults: defaults)
+    }
+    // The defaults' own values, or empty: nothing to write.
+    #expect(try changes("&snooze=on&snooze_length=&ring_for=&max_snoozes=").isEmpty)
+    #expect(try changes("&snooze=on&snooze_length=9m&ring_for=10m").isEmpty)
+    let set = try changes("&snooze=on&snooze_length=5m&ring_for=15m&max_snoozes=3")
+    #expect(set.values[.snooze] == .string("5m"))
+    #expect(set.values[.ringFor] == .string("15m"))
+    #expect(set.values[.maxSnoozes] == .integer(3))
+    // An alarm with its own values: the same values change nothing, empty ones unset.
+    var own = alarm
+    own.snooze = .seconds(300)
+    own.ringFor = .seconds(900)
+    own.maxSnoozes = 3
+    #expect(
+      try changes("&snooze=on&snooze_length=5m&ring_for=15m&max_snoozes=3", current: own).isEmpty)
+    let back = try changes("&snooze=on&snooze_length=&ring_for=&max_snoozes=", current: own)
+    #expect(back.unset == [.snooze, .ringFor, .maxSnoozes])
+    // Unticked, the length does not matter: snooze is off.
+    #expect(try changes("&snooze_length=5m").values[.snooze] == .boolean(false))
+    for bad in ["&snooze=on&snooze_length=9", "&ring_for=forever", "&max_snoozes=-1"] {
+      #expect(throws: AlarmInputError.self, "\(bad)") { try changes(bad) }
+    }
+  }
+
   @Test func jsonInput() throws {
     let c = try AlarmInput.changes(
       Array(#"{"time":"06:30","days":["sat","sun"],"label":null,"snooze":false,"volume":40}"#.utf8))

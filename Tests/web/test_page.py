@@ -373,6 +373,32 @@ def english(c, rig, page):
             and [e.get_attribute("value") for e in page.find("input[name=days]:checked")]
             == ["mon", "tue", "wed", "thu", "fri"])
     page.shot("edit")
+    # More settings: closed while work inherits them, the defaults as placeholders.
+    more = page.find("details summary")
+    c.check("the edit form has a closed More settings section",
+            len(more) == 1 and page.find("details")[0].get_attribute("open") is None)
+    if more:
+        more[0].click()
+        length = page.find("input[name=snooze_length]")[0]
+        # (The rig's [defaults] sets ring_for = "5m"; snooze keeps the built-in 9m.)
+        c.check("its fields show [defaults] as placeholders",
+                length.get_attribute("placeholder") == "9m"
+                and page.find("input[name=ring_for]")[0].get_attribute("placeholder") == "5m",
+                page.find("input[name=ring_for]")[0].get_attribute("placeholder"))
+        length.send_keys("5m")
+        page.find("input[name=ring_for]")[0].send_keys("15m")
+        page.shot("edit-more")
+        page.submit(page.find("form[action='/alarms/work'] button.primary")[0])
+        work = next((b for b in rig.config_text().split("[[alarm]]") if 'id = "work"' in b), "")
+        c.check("saving writes work's own snooze length and ring_for, nothing else of them",
+                page.path() == "/" and 'snooze = "5m"' in work and 'ring_for = "15m"' in work
+                and "max_snoozes" not in work, work)
+        page.go("/alarms/work")
+        c.check("the edit form then opens More settings with work's values",
+                page.find("details")[0].get_attribute("open") is not None
+                and page.find("input[name=snooze_length]")[0].get_attribute("value") == "5m")
+        page.go("/")
+        agree(c, rig, page, "after More settings")
     page.go("/")
 
     # Ring work from the CLI: the page's poll shows the panel without a reload.

@@ -3,7 +3,8 @@ import AlarmCore
 import AlarmWebPage
 
 /// The add / edit form: fields `time`, `days` (repeated), `label`, `sound`, `volume`,
-/// `snooze` and `enabled` (checkboxes: "on" when ticked), plus `csrf` and `etag`.
+/// `snooze` and `enabled` (checkboxes: "on" when ticked), `snooze_length`, `ring_for` and
+/// `max_snoozes` (empty: the default), plus `csrf` and `etag`.
 extension WebApp {
   func saveForm(id: String?, _ fields: FormData, _ page: PageContext) -> WebResponse {
     let view = configView()
@@ -38,10 +39,14 @@ extension WebApp {
   /// The form as posted, to show it again with an error.
   static func postedForm(_ f: FormData, defaults volume: Int) -> AlarmForm {
     let days = f.all("days").compactMap { Weekday(key: $0) }
-    return AlarmForm(
+    var form = AlarmForm(
       time: f["time"] ?? "", days: DaySet(days), label: f["label"] ?? "",
       sound: f["sound"] ?? "", volume: f["volume"].flatMap { Int($0) } ?? volume,
       snooze: f["snooze"] == "on", enabled: f["enabled"] == "on")
+    form.snoozeLength = f["snooze_length"] ?? ""
+    form.ringFor = f["ring_for"] ?? ""
+    form.maxSnoozes = f["max_snoozes"] ?? ""
+    return form
   }
 
   /// What the posted form changes. For an edit, only what differs from `current` is
@@ -86,11 +91,53 @@ extension WebApp {
         c.values[.volume] = volume
       }
     }
-    let snooze = f["snooze"] == "on"
-    if snooze, current?.snooze == nil, current != nil { c.unset.insert(.snooze) }
-    if !snooze, current?.snooze != nil || current == nil { c.values[.snooze] = .boolean(false) }
+    try snoozeChanges(f, current: current, defaults: defaults, into: &c)
+    let ringFor = String(Substring(f["ring_for"] ?? "").trimmingBlanksAndNewlines)
+    let ringing = current?.ringFor ?? defaults.ringFor
+    if ringFor.isEmpty {
+      if ringing != defaults.ringFor { c.unset.insert(.ringFor) }
+    } else {
+      let value = try check("ring_for", AlarmValueText.duration(ringFor, for: .ringFor))
+      if DurationText.parse(ringFor) != ringing { c.values[.ringFor] = value }
+    }
+    let most = String(Substring(f["max_snoozes"] ?? "").trimmingBlanksAndNewlines)
+    let allowed = current.map(\.maxSnoozes) ?? defaults.maxSnoozes
+    if most.isEmpty {
+      if allowed != defaults.maxSnoozes { c.unset.insert(.maxSnoozes) }
+    } else {
+      let value = try check("max_snoozes", AlarmValueText.maxSnoozes(most))
+      if Int(most) != allowed { c.values[.maxSnoozes] = value }
+    }
     let enabled = f["enabled"] == "on"
     if enabled != (current?.enabled ?? true) { c.values[.enabled] = .boolean(enabled) }
     return c
+  }
+
+  /// The snooze switch and length. Ticked with no length: `[defaults]`' length (which must
+  /// then be on); unticked: `snooze = false`.
+  private static func snoozeChanges(
+    _ f: FormData, current: Alarm?, defaults: AlarmDefaults, into c: inout AlarmChanges
+  ) throws(AlarmInputError) {
+    let on = f["snooze"] == "on"
+    let now = current.map(\.snooze) ?? defaults.snooze
+    guard on else {
+      if now != nil || current == nil { c.values[.snooze] = .boolean(false) }
+      return
+    }
+    let length = String(Substring(f["snooze_length"] ?? "").trimmingBlanksAndNewlines)
+    if length.isEmpty {
+      guard defaults.snooze != nil else {
+        throw AlarmInputError(
+          "snooze_length wants a length such as 9m: [defaults] has snooze off")
+      }
+      if current != nil, now != defaults.snooze { c.unset.insert(.snooze) }
+      return
+    }
+    let value: AlarmValue
+    switch AlarmValueText.duration(length, for: .snooze) {
+    case .success(let v): value = v
+    case .failure(let e): throw AlarmInputError("snooze_length wants \(e.expectation)")
+    }
+    if DurationText.parse(length) != now { c.values[.snooze] = value }
   }
 }

@@ -134,10 +134,11 @@ extension WebApp {
         return errorPage(
           404, store.explain(.unknownAlarm(id: id, nearMatches: [], ids: [])).message, page)
       }
-      shown = AlarmForm(alarm)
+      shown = AlarmForm(alarm, defaults: config.defaults)
     }
     let edit = EditPage(
-      id: id, form: shown, etag: view.etag, sounds: SoundCatalog.names(config), errors: errors)
+      id: id, form: shown, etag: view.etag, sounds: SoundCatalog.names(config), errors: errors,
+      defaults: config.defaults)
     return .html(WebPage.edit(edit, page), status: status)
   }
 
