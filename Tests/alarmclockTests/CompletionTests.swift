@@ -1,3 +1,4 @@
+import AlarmCore
 import Foundation
 import Testing
 
@@ -63,6 +64,10 @@ import Testing
     #expect(try Self.complete(["play", "--sound-dir", "/e"]) == ["/etc"])
     #expect(try Self.complete(["add", "--sound-order", "r"]) == ["rotate"])
     #expect(try Self.complete(["edit", "--unset", "sound_"]) == ["sound_order"])
+    // Exactly the keys the command takes (their one declaration, AlarmKey+Fields.swift).
+    #expect(
+      Set(try Self.complete(["edit", "--unset", ""]))
+        == Set(AlarmKey.unsettableKeys.map(\.rawValue)))
   }
 
   @Test func noOptionIsOfferedWhereAValueIsDue() throws {

@@ -3,11 +3,8 @@ import AlarmCore
 /// The alarm fields the API takes as JSON (`POST /api/alarms`, `PATCH /api/alarms/ID`),
 /// turned into the config editor's changes with the CLI's validation and messages.
 public enum AlarmInput {
-  /// The accepted fields.
-  public static let fields = [
-    "id", "time", "days", "date", "label", "sound", "sound_order", "volume", "ramp", "snooze",
-    "max_snoozes", "ring_for", "enabled",
-  ]
+  /// The accepted fields (`AlarmKey.settableFromAPI`).
+  public static let fields = AlarmKey.apiKeys.map(\.rawValue)
 
   /// The changes a JSON object asks for; `null` (and `""` for label and sound) removes a
   /// key so the alarm inherits `[defaults]` again. Throws the message for a 400.
@@ -30,7 +27,7 @@ public enum AlarmInput {
         }
         throw AlarmInputError(message + " (fields: " + fields.joined(separator: ", ") + ")")
       }
-      guard let key = AlarmKey(rawValue: name) else { continue }
+      guard let key = AlarmKey(rawValue: name), key.settableFromAPI else { continue }
       if v == .null || (v == .string("") && [.label, .sound, .date].contains(key)) {
         guard key != .time, key != .id, key != .enabled else {
           throw AlarmInputError("\(name) cannot be null")

@@ -16,11 +16,24 @@ struct EditCommand: Command {
       --time TIME       HH:MM or HH:MM:SS
     \(AlarmOptions.help)
       --enabled         written with enabled = true
-      --unset KEY       remove KEY from the alarm (days, date, label, sound,
-                        sound_order, volume, ramp, snooze, max_snoozes,
-                        ring_for, skip, skip_calendars, id, enabled): it
-                        inherits [defaults] again (repeatable)
+      --unset KEY       remove KEY from the alarm: it inherits [defaults] again
+                        (repeatable); KEY is one of
+    \(Self.unsetKeys)
     """
+
+  /// The keys `--unset` takes, wrapped for the help.
+  static var unsetKeys: String {
+    var lines: [String] = []
+    var line = ""
+    for key in AlarmKey.unsettableKeys.map(\.rawValue) {
+      if !line.isEmpty, line.count + key.count + 2 > 56 {
+        lines.append(String(repeating: " ", count: 20) + line + ",")
+        line = ""
+      }
+      line += line.isEmpty ? key : ", " + key
+    }
+    return (lines + [String(repeating: " ", count: 20) + line]).joined(separator: "\n")
+  }
   var configPath: String?
   var id: String
   var changes = AlarmChanges()
@@ -35,17 +48,9 @@ struct EditCommand: Command {
       changes.values[.enabled] = .boolean(true)
     }
     for name in try arguments.options("--unset") {
-      let spelled =
-        [
-          "ring-for": "ring_for", "sound-order": "sound_order", "skip-calendars": "skip_calendars",
-          "max-snoozes": "max_snoozes",
-        ][name] ?? name
-      guard let key = AlarmKey(rawValue: spelled),
-        key != .time
-      else {
-        throw UsageError(
-          "--unset wants one of days, date, label, sound, sound_order, volume, ramp, snooze, max_snoozes, "
-            + "ring_for, skip, skip_calendars, id, enabled, not '\(name)'")
+      guard let key = AlarmKey(spelled: name), key.unsettable else {
+        let keys = AlarmKey.unsettableKeys.map(\.rawValue).joined(separator: ", ")
+        throw UsageError("--unset wants one of \(keys), not '\(name)'")
       }
       changes.unset.insert(key)
     }
