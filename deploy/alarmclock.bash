@@ -61,7 +61,7 @@ _alarmclock() {
       devices=$(aplay -L 2>/dev/null | grep -v '^[[:space:]]')
       mapfile -t COMPREPLY < <(compgen -W "$devices" -- "$cur")
       return ;;
-    --sound | --skip-calendar)
+    --sound | --escalate-sound | --skip-calendar)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
     --sound-order)
@@ -69,10 +69,12 @@ _alarmclock() {
       return ;;
     --unset)
       mapfile -t COMPREPLY < <(compgen -W "days date label sound sound_order volume ramp snooze
-        max_snoozes ring_for skip skip_calendars id enabled" -- "$cur")
+        max_snoozes ring_for escalate_after escalate_volume escalate_sound skip skip_calendars
+        id enabled" -- "$cur")
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
-      | --ring-for | --max-snoozes | --skip | --id | --mixer | --listen | --idle-exit)
+      | --ring-for | --max-snoozes | --escalate-after | --escalate-volume | --skip | --id \
+      | --mixer | --listen | --idle-exit)
       return ;;
   esac
 
@@ -87,9 +89,11 @@ _alarmclock() {
     snooze | stop | reload) opts="--socket --config" ;;
     skip | unskip | ring) opts="--socket --config" ;;
     add) opts="--config --days --date --label --sound --sound-order --volume --ramp --snooze
-      --no-snooze --max-snoozes --ring-for --skip --skip-calendar --id --disabled" ;;
+      --no-snooze --max-snoozes --ring-for --escalate-after --escalate-volume --escalate-sound
+      --skip --skip-calendar --id --disabled" ;;
     edit) opts="--config --time --days --date --label --sound --sound-order --volume --ramp
-      --snooze --no-snooze --max-snoozes --ring-for --skip --skip-calendar --id --disabled --enabled --unset" ;;
+      --snooze --no-snooze --max-snoozes --ring-for --escalate-after --escalate-volume
+      --escalate-sound --skip --skip-calendar --id --disabled --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
     web) opts="--listen --token-file --print-url --idle-exit --config --socket --state-dir" ;;
     *) return ;;

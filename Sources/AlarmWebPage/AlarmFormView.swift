@@ -39,7 +39,9 @@ enum AlarmFormView {
     s += checkbox("enabled", text.enabled, f.enabled)
     s += "</div>"
     // A <details> opens without JavaScript; open when one of them is the alarm's own.
-    let own = !(f.snoozeLength + f.ringFor + f.maxSnoozes).isEmpty
+    let own = ![
+      f.snoozeLength, f.ringFor, f.maxSnoozes, f.escalateAfter, f.escalateVolume, f.escalateSound,
+    ].allSatisfy(\.isEmpty)
     s += "<details class=\"card\"\(own ? " open" : "")><summary>\(HTML.escape(text.more))</summary>"
     let d = page.defaults
     s += field(
@@ -49,6 +51,20 @@ enum AlarmFormView {
     s += field(
       "max_snoozes", text.maxSnoozes, f.maxSnoozes,
       placeholder: d.maxSnoozes.map(String.init) ?? text.noLimit, numeric: true)
+    s += field(
+      "escalate_after", text.escalateAfter, f.escalateAfter,
+      placeholder: d.escalateAfter.map(DurationText.format) ?? text.off)
+    s += field(
+      "escalate_volume", text.escalateVolume, f.escalateVolume,
+      placeholder: String(d.escalateVolume), numeric: true)
+    s += "<label class=\"row\">\(HTML.escape(text.escalateSound))<select name=\"escalate_sound\">"
+    s += option("", text.keepSound(d.escalateSound), selected: f.escalateSound.isEmpty)
+    var louder = page.sounds
+    if !f.escalateSound.isEmpty && !louder.contains(f.escalateSound) {
+      louder.insert(f.escalateSound, at: 0)
+    }
+    for name in louder { s += option(name, name, selected: name == f.escalateSound) }
+    s += "</select></label>"
     s += "<p class=\"note\">\(HTML.escape(text.durationHint))</p></details>"
     return s
   }

@@ -106,6 +106,31 @@ public struct AlarmForm: Hashable, Sendable {
   public var ringFor = ""
   /// The alarm's own `max_snoozes` (`3`); empty: `[defaults]`'.
   public var maxSnoozes = ""
+  /// The alarm's own `escalate_after` (`5m`, or `off`); empty: `[defaults]`'.
+  public var escalateAfter = ""
+  /// The alarm's own `escalate_volume`; empty: `[defaults]`'.
+  public var escalateVolume = ""
+  /// The alarm's own `escalate_sound`; empty: `[defaults]`'.
+  public var escalateSound = ""
+
+  /// The "More settings" of an alarm as the form writes them (durations as `9m`, `off`
+  /// for none), to tell the alarm's own values from `[defaults]`'.
+  public struct Settings: Equatable, Sendable {
+    public var ringFor: String
+    public var maxSnoozes: String
+    public var escalateAfter: String
+    public var escalateVolume: String
+    public var escalateSound: String
+
+    /// `alarm`'s settings.
+    public init(_ alarm: Alarm) {
+      ringFor = DurationText.format(alarm.ringFor)
+      maxSnoozes = alarm.maxSnoozes.map(String.init) ?? ""
+      escalateAfter = alarm.escalateAfter.map(DurationText.format) ?? "off"
+      escalateVolume = String(alarm.escalateVolume)
+      escalateSound = alarm.escalateSound ?? ""
+    }
+  }
 
   /// Memberwise.
   public init(
@@ -129,10 +154,17 @@ public struct AlarmForm: Hashable, Sendable {
       sound: alarm.sound ?? "", volume: alarm.volume, snooze: alarm.snooze != nil,
       enabled: alarm.enabled)
     if let s = alarm.snooze, s != defaults.snooze { snoozeLength = DurationText.format(s) }
-    if alarm.ringFor != defaults.ringFor { ringFor = DurationText.format(alarm.ringFor) }
-    if alarm.maxSnoozes != defaults.maxSnoozes, let n = alarm.maxSnoozes {
-      maxSnoozes = String(n)
+    let own = Settings(alarm)
+    let inherited = Settings(
+      Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults))
+    func mine(_ key: KeyPath<Settings, String>) -> String {
+      own[keyPath: key] == inherited[keyPath: key] ? "" : own[keyPath: key]
     }
+    ringFor = mine(\.ringFor)
+    maxSnoozes = mine(\.maxSnoozes)
+    escalateAfter = mine(\.escalateAfter)
+    escalateVolume = mine(\.escalateVolume)
+    escalateSound = mine(\.escalateSound)
   }
 }
 

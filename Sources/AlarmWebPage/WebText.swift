@@ -36,6 +36,12 @@ struct WebText {
   var ringFor: String { t("Rings for", "響鈴長度") }
   var maxSnoozes: String { t("Snoozes at most", "最多稍後提醒次數") }
   var noLimit: String { t("no limit", "不限") }
+  var escalateAfter: String { t("Louder after", "漸強時間") }
+  var escalateVolume: String { t("Louder to volume", "漸強至音量") }
+  var escalateSound: String { t("Then the sound", "漸強後提示聲") }
+  func keepSound(_ name: String?) -> String {
+    name.map { t("Default (\($0))", "預設（\($0)）") } ?? t("The same sound", "同一個提示聲")
+  }
   var off: String { t("off", "關閉") }
   var durationHint: String {
     t("Empty: the default. Durations like 30s, 9m or 1h30m.", "留空：使用預設值。時間長度如 30s、9m 或 1h30m。")

@@ -16,6 +16,14 @@ struct Form {
 
   func tags(_ name: String) -> [String] { Form.tags(name, in: html) }
 
+  /// The `<option>` tags of the `<select name="NAME">` in `html`.
+  static func options(of select: String, in html: String) -> [String] {
+    guard let start = html.range(of: "<select name=\"\(select)\">"),
+      let end = html.range(of: "</select>", range: start.upperBound..<html.endIndex)
+    else { return [] }
+    return tags("option", in: String(html[start.upperBound..<end.lowerBound]))
+  }
+
   static func all(_ page: String) -> [Form] {
     var forms: [Form] = []
     var rest = Substring(page)

@@ -28,9 +28,13 @@ import Testing
           attribute("name", $0) == box && attribute("value", $0) == "on" && $0.hasSuffix("checked")
         })
     }
-    let options = main.tags("option")
+    let options = Form.options(of: "sound", in: main.html)
     #expect(
       options.map { attribute("value", $0) } == ["", "beep.wav", "birds.mp3", "radio/news.ogg"])
+    // The escalation's sound offers the same list, "the same sound" first.
+    #expect(
+      Form.options(of: "escalate_sound", in: main.html).map { attribute("value", $0) }
+        == ["", "beep.wav", "birds.mp3", "radio/news.ogg"])
     #expect(
       options.filter { $0.hasSuffix("selected") }.map { attribute("value", $0) } == ["birds.mp3"])
     #expect(main.html.contains(">Default (beep.wav)</option>"))
@@ -79,7 +83,7 @@ import Testing
     let page = WebPage.edit(
       EditPage(id: "x", form: AlarmForm(a), etag: "e", sounds: ["beep.wav"]),
       Samples.context(.english))
-    let options = Form.tags("option", in: page)
+    let options = Form.options(of: "sound", in: page)
     #expect(options.map { attribute("value", $0) } == ["", "/home/pi/song.mp3", "beep.wav"])
     #expect(options[1].hasSuffix("selected"))
     #expect(page.contains(">Default</option>"))

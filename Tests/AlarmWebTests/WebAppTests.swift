@@ -252,8 +252,38 @@ import Testing
     #expect(back.unset == [.snooze, .ringFor, .maxSnoozes])
     // Unticked, the length does not matter: snooze is off.
     #expect(try changes("&snooze_length=5m").values[.snooze] == .boolean(false))
-    for bad in ["&snooze=on&snooze_length=9", "&ring_for=forever", "&max_snoozes=-1"] {
+    // Escalation: written when set, "off" only when it differs from what is inherited.
+    let louder = try changes("&snooze=on&escalate_after=5m&escalate_volume=90&escalate_sound=b.mp3")
+    #expect(louder.values[.escalateAfter] == .string("5m"))
+    #expect(louder.values[.escalateVolume] == .integer(90))
+    #expect(louder.values[.escalateSound] == .string("b.mp3"))
+    #expect(try changes("&snooze=on&escalate_after=off&escalate_volume=100").isEmpty)
+    var escalating = alarm
+    escalating.escalateAfter = .seconds(300)
+    #expect(
+      try changes("&snooze=on&escalate_after=off", current: escalating).values[.escalateAfter]
+        == .boolean(false))
+    #expect(
+      try changes("&snooze=on&escalate_after=", current: escalating).unset == [.escalateAfter])
+    for bad in [
+      "&snooze=on&snooze_length=9", "&ring_for=forever", "&max_snoozes=-1", "&escalate_after=x",
+      "&escalate_volume=101",
+    ] {
       #expect(throws: AlarmInputError.self, "\(bad)") { try changes(bad) }
+    }
+  }
+
+  /// The API takes the escalation keys (`AlarmKey.settableFromAPI`) with the CLI's checks.
+  @Test func jsonEscalation() throws {
+    let c = try AlarmInput.changes(
+      Array(#"{"escalate_after":"5m","escalate_volume":100,"escalate_sound":"birds"}"#.utf8))
+    #expect(c.values[.escalateAfter] == .string("5m"))
+    #expect(c.values[.escalateVolume] == .integer(100))
+    #expect(c.values[.escalateSound] == .string("birds"))
+    let off = try AlarmInput.changes(Array(#"{"escalate_after":false,"escalate_sound":""}"#.utf8))
+    #expect(off.values[.escalateAfter] == .boolean(false) && off.unset == [.escalateSound])
+    #expect(throws: AlarmInputError.self) {
+      try AlarmInput.changes(Array(#"{"escalate_volume":"loud"}"#.utf8))
     }
   }
 

@@ -152,6 +152,33 @@ import Testing
     #expect(!f.text.contains("max_snoozes"))
   }
 
+  /// Escalation from the command line: written as the file writes it, checked by the
+  /// config's own rules (a warning when it would come after the ring ends), `off` as false.
+  @Test func escalationIsWrittenCheckedAndUnset() throws {
+    let f = try Fixture()
+    defer { f.dir.remove() }
+    let r = try f.run([
+      "edit", "work-0645", "--escalate-after", "2m", "--escalate-volume", "100",
+      "--escalate-sound", "birds",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(
+      f.text.contains("escalate_after = \"2m\"\n") && f.text.contains("escalate_volume = 100\n")
+        && f.text.contains("escalate_sound = \"birds\"\n"), "\(f.text)")
+    try f.expectValid()
+    let off = try f.run(["edit", "work-0645", "--escalate-after", "off"])
+    #expect(off.status == 0 && f.text.contains("escalate_after = false\n"), "\(f.text)")
+    let bad = try f.run(["edit", "work-0645", "--escalate-after", "soon"])
+    #expect(bad.status != 0)
+    #expect(bad.stderr.contains("--escalate-after wants a duration like"), "\(bad.stderr)")
+    let unset = try f.run([
+      "edit", "work-0645", "--unset", "escalate-after", "--unset", "escalate_volume",
+      "--unset", "escalate_sound",
+    ])
+    #expect(unset.status == 0, "\(unset.stderr)")
+    #expect(!f.text.contains("escalate_"), "\(f.text)")
+  }
+
   @Test func enableAndDisableChangeOneLine() throws {
     let f = try Fixture()
     defer { f.dir.remove() }

@@ -387,12 +387,15 @@ def english(c, rig, page):
                 page.find("input[name=ring_for]")[0].get_attribute("placeholder"))
         length.send_keys("5m")
         page.find("input[name=ring_for]")[0].send_keys("15m")
+        page.find("input[name=escalate_after]")[0].send_keys("2m")
         page.shot("edit-more")
         page.submit(page.find("form[action='/alarms/work'] button.primary")[0])
         work = next((b for b in rig.config_text().split("[[alarm]]") if 'id = "work"' in b), "")
-        c.check("saving writes work's own snooze length and ring_for, nothing else of them",
+        c.check("saving writes work's own snooze length, ring_for and escalate_after, "
+                "nothing else of them",
                 page.path() == "/" and 'snooze = "5m"' in work and 'ring_for = "15m"' in work
-                and "max_snoozes" not in work, work)
+                and 'escalate_after = "2m"' in work and "max_snoozes" not in work
+                and "escalate_volume" not in work, work)
         page.go("/alarms/work")
         c.check("the edit form then opens More settings with work's values",
                 page.find("details")[0].get_attribute("open") is not None

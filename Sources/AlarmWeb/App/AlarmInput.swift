@@ -28,7 +28,7 @@ public enum AlarmInput {
         throw AlarmInputError(message + " (fields: " + fields.joined(separator: ", ") + ")")
       }
       guard let key = AlarmKey(rawValue: name), key.settableFromAPI else { continue }
-      if v == .null || (v == .string("") && [.label, .sound, .date].contains(key)) {
+      if v == .null || (v == .string("") && [.label, .sound, .date, .escalateSound].contains(key)) {
         guard key != .time, key != .id, key != .enabled else {
           throw AlarmInputError("\(name) cannot be null")
         }
@@ -107,6 +107,16 @@ public enum AlarmInput {
         throw AlarmInputError("max_snoozes wants a whole number, not \(v.typeName)")
       }
       return try check(AlarmValueText.maxSnoozes(String(n)))
+    case .escalateAfter:
+      if case .bool(false) = v { return .boolean(false) }
+      return try check(AlarmValueText.escalateAfter(try string()))
+    case .escalateVolume:
+      guard case .int(let n) = v else {
+        throw AlarmInputError(
+          "escalate_volume wants a whole number from 0 to 100, not \(v.typeName)")
+      }
+      return try check(AlarmValueText.volume(String(n)))
+    case .escalateSound: return .string(try string())
     case .skip, .skipCalendars: throw AlarmInputError("\(name) is not settable here")
     }
   }

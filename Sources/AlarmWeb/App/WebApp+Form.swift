@@ -46,6 +46,9 @@ extension WebApp {
     form.snoozeLength = f["snooze_length"] ?? ""
     form.ringFor = f["ring_for"] ?? ""
     form.maxSnoozes = f["max_snoozes"] ?? ""
+    form.escalateAfter = f["escalate_after"] ?? ""
+    form.escalateVolume = f["escalate_volume"] ?? ""
+    form.escalateSound = f["escalate_sound"] ?? ""
     return form
   }
 
@@ -92,22 +95,29 @@ extension WebApp {
       }
     }
     try snoozeChanges(f, current: current, defaults: defaults, into: &c)
-    let ringFor = String(Substring(f["ring_for"] ?? "").trimmingBlanksAndNewlines)
-    let ringing = current?.ringFor ?? defaults.ringFor
-    if ringFor.isEmpty {
-      if ringing != defaults.ringFor { c.unset.insert(.ringFor) }
-    } else {
-      let value = try check("ring_for", AlarmValueText.duration(ringFor, for: .ringFor))
-      if DurationText.parse(ringFor) != ringing { c.values[.ringFor] = value }
+    let own = AlarmForm.Settings(
+      current ?? Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults))
+    let inherited = AlarmForm.Settings(
+      Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults))
+    func setting(
+      _ key: AlarmKey, _ has: KeyPath<AlarmForm.Settings, String>,
+      _ parse: (String) -> Result<AlarmValue, AlarmValueError>
+    ) throws(AlarmInputError) {
+      let text = String(Substring(f[key.rawValue] ?? "").trimmingBlanksAndNewlines)
+      if text.isEmpty {
+        if own[keyPath: has] != inherited[keyPath: has] { c.unset.insert(key) }
+        return
+      }
+      let value = try check(key.rawValue, parse(text))
+      // Compared as the form writes them: `15m` and `900s` are the same.
+      let canonical = DurationText.parse(text).map(DurationText.format) ?? text
+      if canonical != own[keyPath: has] { c.values[key] = value }
     }
-    let most = String(Substring(f["max_snoozes"] ?? "").trimmingBlanksAndNewlines)
-    let allowed = current.map(\.maxSnoozes) ?? defaults.maxSnoozes
-    if most.isEmpty {
-      if allowed != defaults.maxSnoozes { c.unset.insert(.maxSnoozes) }
-    } else {
-      let value = try check("max_snoozes", AlarmValueText.maxSnoozes(most))
-      if Int(most) != allowed { c.values[.maxSnoozes] = value }
-    }
+    try setting(.ringFor, \.ringFor) { AlarmValueText.duration($0, for: .ringFor) }
+    try setting(.maxSnoozes, \.maxSnoozes, AlarmValueText.maxSnoozes)
+    try setting(.escalateAfter, \.escalateAfter, AlarmValueText.escalateAfter)
+    try setting(.escalateVolume, \.escalateVolume, AlarmValueText.volume)
+    try setting(.escalateSound, \.escalateSound) { .success(.string($0)) }
     let enabled = f["enabled"] == "on"
     if enabled != (current?.enabled ?? true) { c.values[.enabled] = .boolean(enabled) }
     return c

@@ -45,6 +45,12 @@ enum AlarmOptions {
       changes.values[.snooze] = .boolean(false)
     }
     try take(.maxSnoozes, AlarmValueText.maxSnoozes)
+    try take(.escalateAfter, AlarmValueText.escalateAfter)
+    try take(.escalateVolume, AlarmValueText.volume)
+    if let text = try arguments.option(AlarmKey.escalateSound.option.flag) {
+      guard !text.isEmpty else { throw UsageError("--escalate-sound needs a sound name or path") }
+      changes.values[.escalateSound] = .string(text)
+    }
     for text in try arguments.options("--skip") {
       changes.addSkips.append(try value("--skip", AlarmValueText.date(text)))
     }

@@ -8,6 +8,9 @@ public enum AlarmKey: String, CaseIterable, Hashable, Sendable, Comparable {
   case volume, ramp, snooze
   case maxSnoozes = "max_snoozes"
   case ringFor = "ring_for"
+  case escalateAfter = "escalate_after"
+  case escalateVolume = "escalate_volume"
+  case escalateSound = "escalate_sound"
   case skip
   case skipCalendars = "skip_calendars"
   case enabled
@@ -139,6 +142,16 @@ public enum AlarmValueText {
     return .success(.string(order.rawValue))
   }
 
+  /// `escalate_after`: a duration (`5m`), or `off` (written `false`: no escalation, also
+  /// when `[defaults]` has one).
+  public static func escalateAfter(_ text: String) -> Result<AlarmValue, AlarmValueError> {
+    if text == "off" { return .success(.boolean(false)) }
+    switch duration(text, for: .escalateAfter) {
+    case .success(let v): return .success(v)
+    case .failure(let e): return .failure(AlarmValueError(e.expectation + " (or off)"))
+    }
+  }
+
   /// A whole number from 0 to 1000 (`max_snoozes`).
   public static func maxSnoozes(_ text: String) -> Result<AlarmValue, AlarmValueError> {
     let range = DefaultsDecoder.maxSnoozesRange
@@ -168,6 +181,7 @@ public enum AlarmValueText {
     switch key {
     case .ramp: range = DefaultsDecoder.rampRange
     case .snooze: range = DefaultsDecoder.snoozeRange
+    case .escalateAfter: range = EscalationDecoder.afterRange
     default: range = DefaultsDecoder.ringForRange
     }
     let span =

@@ -19,6 +19,9 @@ extension AlarmKey {
     case .snooze: return ("--snooze", "DUR")
     case .maxSnoozes: return ("--max-snoozes", "N")
     case .ringFor: return ("--ring-for", "DUR")
+    case .escalateAfter: return ("--escalate-after", "DUR")
+    case .escalateVolume: return ("--escalate-volume", "N")
+    case .escalateSound: return ("--escalate-sound", "SOUND")
     case .skip: return ("--skip", "DATE")
     // Repeatable, one path each: the option is singular, the key a list.
     case .skipCalendars: return ("--skip-calendar", "PATH")
@@ -42,6 +45,9 @@ extension AlarmKey {
     case .snooze: return ["snooze length, e.g. 9m"]
     case .maxSnoozes: return ["after N snoozes only stop ends the ring (0 to 1000)"]
     case .ringFor: return ["silence itself after ringing this long, e.g. 10m"]
+    case .escalateAfter: return ["a ring going this long gets louder, e.g. 5m (off: never)"]
+    case .escalateVolume: return ["the volume it rises to (0 to 100)"]
+    case .escalateSound: return ["the sound it switches to (a name, path or folder)"]
     case .skip: return ["a day it does not ring (repeatable; edit: added to the list)"]
     case .skipCalendars:
       return [
