@@ -2,7 +2,8 @@ import AlarmCore
 
 /// The fields of the add / edit form, named as docs/http.md gives them: `time`, `days`
 /// (repeated), `label`, `sound`, `volume`, `snooze`, `enabled`, and under "More settings"
-/// `snooze_length`, `ring_for`, `max_snoozes` (empty: `[defaults]`', shown as placeholders).
+/// `snooze_length`, `ring_for`, `max_snoozes`, `escalate_after`, `escalate_volume`,
+/// `escalate_sound` (empty: `[defaults]`', shown as placeholders).
 enum AlarmFormView {
   static func fields(_ page: EditPage, _ text: WebText) -> String {
     let f = page.form
@@ -25,13 +26,8 @@ enum AlarmFormView {
     s +=
       " value=\"\(HTML.escape(f.label))\" placeholder=\"\(HTML.escape(text.alarm.defaultLabel))\">"
     s += "</label>"
-    s += "<label class=\"row\">\(HTML.escape(text.sound))<select name=\"sound\">"
-    s += option("", text.defaultSound(page.defaultSound), selected: f.sound.isEmpty)
-    var sounds = page.sounds
-    // A sound the list does not offer (a path, a file since removed) stays choosable.
-    if !f.sound.isEmpty && !sounds.contains(f.sound) { sounds.insert(f.sound, at: 0) }
-    for name in sounds { s += option(name, name, selected: name == f.sound) }
-    s += "</select></label>"
+    s += soundSelect(
+      "sound", text.sound, f.sound, empty: text.defaultSound(page.defaultSound), page.sounds)
     s += "<label class=\"row\">\(HTML.escape(text.volume))"
     s += "<input type=\"range\" name=\"volume\" min=\"0\" max=\"100\" value=\"\(f.volume)\">"
     s += "<output id=\"vol\">\(f.volume)</output></label>"
@@ -57,16 +53,24 @@ enum AlarmFormView {
     s += field(
       "escalate_volume", text.escalateVolume, f.escalateVolume,
       placeholder: String(d.escalateVolume), numeric: true)
-    s += "<label class=\"row\">\(HTML.escape(text.escalateSound))<select name=\"escalate_sound\">"
-    s += option("", text.keepSound(d.escalateSound), selected: f.escalateSound.isEmpty)
-    var louder = page.sounds
-    if !f.escalateSound.isEmpty && !louder.contains(f.escalateSound) {
-      louder.insert(f.escalateSound, at: 0)
-    }
-    for name in louder { s += option(name, name, selected: name == f.escalateSound) }
-    s += "</select></label>"
+    s += soundSelect(
+      "escalate_sound", text.escalateSound, f.escalateSound,
+      empty: text.keepSound(d.escalateSound), page.sounds)
     s += "<p class=\"note\">\(HTML.escape(text.durationHint))</p></details>"
     return s
+  }
+
+  /// A choice of `sounds`, `empty` (the default) first. A sound the list does not offer (a
+  /// path, a file since removed) stays choosable.
+  private static func soundSelect(
+    _ name: String, _ shown: String, _ value: String, empty: String, _ sounds: [String]
+  ) -> String {
+    var s = "<label class=\"row\">\(HTML.escape(shown))<select name=\"\(name)\">"
+    s += option("", empty, selected: value.isEmpty)
+    var names = sounds
+    if !value.isEmpty && !names.contains(value) { names.insert(value, at: 0) }
+    for n in names { s += option(n, n, selected: n == value) }
+    return s + "</select></label>"
   }
 
   private static func field(

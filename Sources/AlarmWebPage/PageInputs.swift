@@ -130,6 +130,11 @@ public struct AlarmForm: Hashable, Sendable {
       escalateVolume = String(alarm.escalateVolume)
       escalateSound = alarm.escalateSound ?? ""
     }
+
+    /// What an alarm that sets none of them has: `defaults`'.
+    public init(inheriting defaults: AlarmDefaults) {
+      self.init(Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults))
+    }
   }
 
   /// Memberwise.
@@ -155,8 +160,7 @@ public struct AlarmForm: Hashable, Sendable {
       enabled: alarm.enabled)
     if let s = alarm.snooze, s != defaults.snooze { snoozeLength = DurationText.format(s) }
     let own = Settings(alarm)
-    let inherited = Settings(
-      Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults))
+    let inherited = Settings(inheriting: defaults)
     func mine(_ key: KeyPath<Settings, String>) -> String {
       own[keyPath: key] == inherited[keyPath: key] ? "" : own[keyPath: key]
     }

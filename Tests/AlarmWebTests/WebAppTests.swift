@@ -265,6 +265,10 @@ import Testing
         == .boolean(false))
     #expect(
       try changes("&snooze=on&escalate_after=", current: escalating).unset == [.escalateAfter])
+    // A sound's name is compared as written, not as a duration: `90s` stays `90s`.
+    var named = alarm
+    named.escalateSound = "90s"
+    #expect(try changes("&snooze=on&escalate_sound=90s", current: named).isEmpty)
     for bad in [
       "&snooze=on&snooze_length=9", "&ring_for=forever", "&max_snoozes=-1", "&escalate_after=x",
       "&escalate_volume=101",

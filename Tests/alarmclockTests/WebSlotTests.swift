@@ -156,14 +156,7 @@ final class TCPClients {
       guard fd >= 0 else { throw ServiceTestError("socket: errno \(errno)") }
       fds.append(fd)
       if let from {
-        var sa = sockaddr_in()
-        sa.sin_family = sa_family_t(AF_INET)
-        sa.sin_addr.s_addr = (UInt32(0x7f00_0000) | UInt32(from)).bigEndian
-        let bound = withUnsafePointer(to: &sa) {
-          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-          }
-        }
+        let bound = HTTPConnection.withLoopback(host: from, port: 0) { Glibc.bind(fd, $0, $1) }
         guard bound == 0 else { throw ServiceTestError("bind 127.0.0.\(from): errno \(errno)") }
       }
       guard HTTPConnection.connectLoopback(fd, port: port) == 0 || errno == EINPROGRESS else {

@@ -6,8 +6,9 @@ public enum AlarmInput {
   /// The accepted fields (`AlarmKey.settableFromAPI`).
   public static let fields = AlarmKey.apiKeys.map(\.rawValue)
 
-  /// The changes a JSON object asks for; `null` (and `""` for label and sound) removes a
-  /// key so the alarm inherits `[defaults]` again. Throws the message for a 400.
+  /// The changes a JSON object asks for; `null` (and `""` for label, sound, date and
+  /// escalate_sound) removes a key so the alarm inherits `[defaults]` again. Throws the
+  /// message for a 400.
   public static func changes(_ body: [UInt8]) throws(AlarmInputError) -> AlarmChanges {
     let value: JSONValue
     do {
@@ -79,10 +80,10 @@ public enum AlarmInput {
       case .failure(let e): throw AlarmInputError("date wants \(e.expectation)")
       }
     case .label: return try check(AlarmValueText.label(try string()))
-    case .sound: return .string(try string())
-    case .volume:
+    case .sound, .escalateSound: return .string(try string())
+    case .volume, .escalateVolume:
       guard case .int(let n) = v else {
-        throw AlarmInputError("volume wants a whole number from 0 to 100, not \(v.typeName)")
+        throw AlarmInputError("\(name) wants a whole number from 0 to 100, not \(v.typeName)")
       }
       return try check(AlarmValueText.volume(String(n)))
     case .snooze:
@@ -110,13 +111,6 @@ public enum AlarmInput {
     case .escalateAfter:
       if case .bool(false) = v { return .boolean(false) }
       return try check(AlarmValueText.escalateAfter(try string()))
-    case .escalateVolume:
-      guard case .int(let n) = v else {
-        throw AlarmInputError(
-          "escalate_volume wants a whole number from 0 to 100, not \(v.typeName)")
-      }
-      return try check(AlarmValueText.volume(String(n)))
-    case .escalateSound: return .string(try string())
     case .skip, .skipCalendars: throw AlarmInputError("\(name) is not settable here")
     }
   }

@@ -3,8 +3,9 @@ import AlarmCore
 import AlarmWebPage
 
 /// The add / edit form: fields `time`, `days` (repeated), `label`, `sound`, `volume`,
-/// `snooze` and `enabled` (checkboxes: "on" when ticked), `snooze_length`, `ring_for` and
-/// `max_snoozes` (empty: the default), plus `csrf` and `etag`.
+/// `snooze` and `enabled` (checkboxes: "on" when ticked), `snooze_length`, `ring_for`,
+/// `max_snoozes`, `escalate_after`, `escalate_volume` and `escalate_sound` (empty: the
+/// default), plus `csrf` and `etag`.
 extension WebApp {
   func saveForm(id: String?, _ fields: FormData, _ page: PageContext) -> WebResponse {
     let view = configView()
@@ -95,12 +96,10 @@ extension WebApp {
       }
     }
     try snoozeChanges(f, current: current, defaults: defaults, into: &c)
-    let own = AlarmForm.Settings(
-      current ?? Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults))
-    let inherited = AlarmForm.Settings(
-      Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults))
+    let inherited = AlarmForm.Settings(inheriting: defaults)
+    let own = current.map { AlarmForm.Settings($0) } ?? inherited
     func setting(
-      _ key: AlarmKey, _ has: KeyPath<AlarmForm.Settings, String>,
+      _ key: AlarmKey, _ has: KeyPath<AlarmForm.Settings, String>, duration: Bool = false,
       _ parse: (String) -> Result<AlarmValue, AlarmValueError>
     ) throws(AlarmInputError) {
       let text = String(Substring(f[key.rawValue] ?? "").trimmingBlanksAndNewlines)
@@ -109,13 +108,16 @@ extension WebApp {
         return
       }
       let value = try check(key.rawValue, parse(text))
-      // Compared as the form writes them: `15m` and `900s` are the same.
-      let canonical = DurationText.parse(text).map(DurationText.format) ?? text
+      // Compared as the form writes them: `15m` and `900s` are the same duration (a sound
+      // named `90s` is not one).
+      let canonical = duration ? DurationText.parse(text).map(DurationText.format) ?? text : text
       if canonical != own[keyPath: has] { c.values[key] = value }
     }
-    try setting(.ringFor, \.ringFor) { AlarmValueText.duration($0, for: .ringFor) }
+    try setting(.ringFor, \.ringFor, duration: true) {
+      AlarmValueText.duration($0, for: .ringFor)
+    }
     try setting(.maxSnoozes, \.maxSnoozes, AlarmValueText.maxSnoozes)
-    try setting(.escalateAfter, \.escalateAfter, AlarmValueText.escalateAfter)
+    try setting(.escalateAfter, \.escalateAfter, duration: true, AlarmValueText.escalateAfter)
     try setting(.escalateVolume, \.escalateVolume, AlarmValueText.volume)
     try setting(.escalateSound, \.escalateSound) { .success(.string($0)) }
     let enabled = f["enabled"] == "on"

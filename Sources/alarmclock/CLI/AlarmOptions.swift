@@ -29,10 +29,13 @@ enum AlarmOptions {
         changes.values[.label] = try value("--label", AlarmValueText.label(text))
       }
     }
-    if let text = try arguments.option("--sound") {
-      guard !text.isEmpty else { throw UsageError("--sound needs a sound name or path") }
-      changes.values[.sound] = .string(text)
+    func takeSound(_ key: AlarmKey) throws(UsageError) {
+      let name = key.option.flag
+      guard let text = try arguments.option(name) else { return }
+      guard !text.isEmpty else { throw UsageError("\(name) needs a sound name or path") }
+      changes.values[key] = .string(text)
     }
+    try takeSound(.sound)
     try take(.soundOrder, AlarmValueText.soundOrder)
     try take(.volume, AlarmValueText.volume)
     try take(.ramp) { AlarmValueText.duration($0, for: .ramp) }
@@ -47,10 +50,7 @@ enum AlarmOptions {
     try take(.maxSnoozes, AlarmValueText.maxSnoozes)
     try take(.escalateAfter, AlarmValueText.escalateAfter)
     try take(.escalateVolume, AlarmValueText.volume)
-    if let text = try arguments.option(AlarmKey.escalateSound.option.flag) {
-      guard !text.isEmpty else { throw UsageError("--escalate-sound needs a sound name or path") }
-      changes.values[.escalateSound] = .string(text)
-    }
+    try takeSound(.escalateSound)
     for text in try arguments.options("--skip") {
       changes.addSkips.append(try value("--skip", AlarmValueText.date(text)))
     }

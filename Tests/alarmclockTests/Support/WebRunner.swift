@@ -113,13 +113,20 @@ final class HTTPConnection {
 
   /// connect(2) to 127.0.0.1:`port`; its result.
   static func connectLoopback(_ fd: Int32, port: UInt16) -> Int32 {
+    withLoopback(host: 1, port: port) { Glibc.connect(fd, $0, $1) }
+  }
+
+  /// `body` with the address 127.0.0.`host`:`port` (Linux routes all of 127.0.0.0/8 to lo).
+  static func withLoopback(
+    host: UInt8, port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+  ) -> Int32 {
     var sa = sockaddr_in()
     sa.sin_family = sa_family_t(AF_INET)
     sa.sin_port = port.bigEndian
-    sa.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+    sa.sin_addr.s_addr = (UInt32(0x7f00_0000) | UInt32(host)).bigEndian
     return withUnsafePointer(to: &sa) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
   }
