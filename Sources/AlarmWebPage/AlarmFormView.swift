@@ -2,8 +2,8 @@ import AlarmCore
 
 /// The fields of the add / edit form, named as docs/http.md gives them: `time`, `days`
 /// (repeated), `label`, `sound`, `volume`, `snooze`, `enabled`, and under "More settings"
-/// `snooze_length`, `ring_for`, `max_snoozes`, `escalate_after`, `escalate_volume`,
-/// `escalate_sound` (empty: `[defaults]`', shown as placeholders).
+/// every other key (`AlarmKey.moreSettings`, named by `formName`; empty: `[defaults]`',
+/// shown as placeholders).
 enum AlarmFormView {
   static func fields(_ page: EditPage, _ text: WebText) -> String {
     let f = page.form
@@ -35,29 +35,65 @@ enum AlarmFormView {
     s += checkbox("enabled", text.enabled, f.enabled)
     s += "</div>"
     // A <details> opens without JavaScript; open when one of them is the alarm's own.
-    let own = ![
-      f.snoozeLength, f.ringFor, f.maxSnoozes, f.escalateAfter, f.escalateVolume, f.escalateSound,
-    ].allSatisfy(\.isEmpty)
+    let own = AlarmKey.moreSettings.contains { $0 != .id && !f[$0].isEmpty }
     s += "<details class=\"card\"\(own ? " open" : "")><summary>\(HTML.escape(text.more))</summary>"
-    let d = page.defaults
-    s += field(
-      "snooze_length", text.snoozeLength, f.snoozeLength,
-      placeholder: d.snooze.map(DurationText.format) ?? text.off)
-    s += field("ring_for", text.ringFor, f.ringFor, placeholder: DurationText.format(d.ringFor))
-    s += field(
-      "max_snoozes", text.maxSnoozes, f.maxSnoozes,
-      placeholder: d.maxSnoozes.map(String.init) ?? text.noLimit, numeric: true)
-    s += field(
-      "escalate_after", text.escalateAfter, f.escalateAfter,
-      placeholder: d.escalateAfter.map(DurationText.format) ?? text.off)
-    s += field(
-      "escalate_volume", text.escalateVolume, f.escalateVolume,
-      placeholder: String(d.escalateVolume), numeric: true)
-    s += soundSelect(
-      "escalate_sound", text.escalateSound, f.escalateSound,
-      empty: text.keepSound(d.escalateSound), page.sounds)
+    let inherited = AlarmForm.inherited(page.defaults)
+    for key in AlarmKey.moreSettings { s += setting(key, f[key], inherited, page, text) }
     s += "<p class=\"note\">\(HTML.escape(text.durationHint))</p></details>"
     return s
+  }
+
+  /// A "More settings" field, its control from the key's kind; an inherited value is
+  /// the placeholder (or the empty choice).
+  private static func setting(
+    _ key: AlarmKey, _ value: String, _ inherited: Alarm, _ page: EditPage, _ text: WebText
+  ) -> String {
+    let name = key.formName
+    let shown = text.field(key)
+    let placeholder = key.text(in: inherited)
+    switch key.kind {
+    case .duration, .durationOrOff:
+      return field(name, shown, value, placeholder: placeholder == "off" ? text.off : placeholder)
+    case .count:
+      return field(
+        name, shown, value, placeholder: placeholder.isEmpty ? text.noLimit : placeholder,
+        numeric: true)
+    case .percent:
+      return field(name, shown, value, placeholder: placeholder, numeric: true)
+    case .sound:
+      let empty =
+        key == .sound ? text.defaultSound(page.defaultSound) : text.keepSound(inherited.sound)
+      return soundSelect(name, shown, value, empty: empty, page.sounds)
+    case .soundOrder:
+      var s = "<label class=\"row\">\(HTML.escape(shown))<select name=\"\(name)\">"
+      s += option("", text.soundOrder(inherited.soundOrder, default: true), selected: value.isEmpty)
+      for order in SoundOrder.allCases {
+        s += option(order.rawValue, text.soundOrder(order), selected: value == order.rawValue)
+      }
+      return s + "</select></label>"
+    case .date:
+      return "<label class=\"row\">\(HTML.escape(shown))<input type=\"date\" name=\"\(name)\""
+        + " value=\"\(HTML.escape(value))\"></label>"
+    case .skipList:
+      return list(
+        name, shown, value, placeholder: "2027-12-24\n2027-07-19..2027-07-30", text.skipHint)
+    case .pathList:
+      return list(name, shown, value, placeholder: placeholder, text.calendarsHint)
+    case .id:
+      return field(
+        name, shown, value, placeholder: page.id == nil ? text.derivedID : "", maxLength: 64)
+    case .time, .days, .label, .onOff:
+      return ""
+    }
+  }
+
+  /// A list, one entry per line, with what it takes said under it.
+  private static func list(
+    _ name: String, _ shown: String, _ value: String, placeholder: String, _ hint: String
+  ) -> String {
+    "<label class=\"list\">\(HTML.escape(shown))<textarea name=\"\(name)\" rows=\"3\""
+      + " placeholder=\"\(HTML.escape(placeholder))\">\(HTML.escape(value))</textarea>"
+      + "<span class=\"note\">\(HTML.escape(hint))</span></label>"
   }
 
   /// A choice of `sounds`, `empty` (the default) first. A sound the list does not offer (a
@@ -74,11 +110,12 @@ enum AlarmFormView {
   }
 
   private static func field(
-    _ name: String, _ shown: String, _ value: String, placeholder: String, numeric: Bool = false
+    _ name: String, _ shown: String, _ value: String, placeholder: String, numeric: Bool = false,
+    maxLength: Int = 20
   ) -> String {
     let mode = numeric ? " inputmode=\"numeric\"" : ""
     return
-      "<label class=\"row\">\(HTML.escape(shown))<input name=\"\(name)\" maxlength=\"20\"\(mode)"
+      "<label class=\"row\">\(HTML.escape(shown))<input name=\"\(name)\" maxlength=\"\(maxLength)\"\(mode)"
       + " value=\"\(HTML.escape(value))\" placeholder=\"\(HTML.escape(placeholder))\"></label>"
   }
 

@@ -96,6 +96,10 @@ enum Layout {
     .days input:checked+span{background:var(--btn);color:#fff}
     .days input:focus-visible+span{outline:2px solid var(--btn)}
     .stack>*+*{margin-top:.75rem}
+    label.list{display:block;padding:.6rem 0;border-top:1px solid var(--line)}
+    textarea{display:block;box-sizing:border-box;width:100%;margin:.4rem 0 .2rem;font:inherit;\
+    color:inherit;background:var(--bg);border:1px solid var(--line);border-radius:10px;\
+    padding:.4rem .6rem;resize:vertical}
     """
 
   // Optional improvements: log in with the token after `#` in the login link (the

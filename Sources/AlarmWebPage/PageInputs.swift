@@ -100,41 +100,14 @@ public struct AlarmForm: Hashable, Sendable {
   public var snooze: Bool
   /// The on/off switch.
   public var enabled: Bool
-  /// The alarm's own snooze length as the file writes it (`5m`); empty: `[defaults]`'.
-  public var snoozeLength = ""
-  /// The alarm's own `ring_for` (`15m`); empty: `[defaults]`'.
-  public var ringFor = ""
-  /// The alarm's own `max_snoozes` (`3`); empty: `[defaults]`'.
-  public var maxSnoozes = ""
-  /// The alarm's own `escalate_after` (`5m`, or `off`); empty: `[defaults]`'.
-  public var escalateAfter = ""
-  /// The alarm's own `escalate_volume`; empty: `[defaults]`'.
-  public var escalateVolume = ""
-  /// The alarm's own `escalate_sound`; empty: `[defaults]`'.
-  public var escalateSound = ""
+  /// The "More settings" (`AlarmKey.moreSettings`) as the alarm's own text
+  /// (`AlarmKey.text(in:)`: `15m`, `off`, a `skip` entry per line); empty or absent: it
+  /// inherits `[defaults]`' (or has none). `.snooze` is the snooze length; `.id` the id.
+  public var settings: [AlarmKey: String] = [:]
 
-  /// The "More settings" of an alarm as the form writes them (durations as `9m`, `off`
-  /// for none), to tell the alarm's own values from `[defaults]`'.
-  public struct Settings: Equatable, Sendable {
-    public var ringFor: String
-    public var maxSnoozes: String
-    public var escalateAfter: String
-    public var escalateVolume: String
-    public var escalateSound: String
-
-    /// `alarm`'s settings.
-    public init(_ alarm: Alarm) {
-      ringFor = DurationText.format(alarm.ringFor)
-      maxSnoozes = alarm.maxSnoozes.map(String.init) ?? ""
-      escalateAfter = alarm.escalateAfter.map(DurationText.format) ?? "off"
-      escalateVolume = String(alarm.escalateVolume)
-      escalateSound = alarm.escalateSound ?? ""
-    }
-
-    /// What an alarm that sets none of them has: `defaults`'.
-    public init(inheriting defaults: AlarmDefaults) {
-      self.init(Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults))
-    }
+  /// The alarm a key inherits from: one that sets nothing but `[defaults]`.
+  public static func inherited(_ defaults: AlarmDefaults) -> Alarm {
+    Alarm(id: "", time: LocalTime(hour: 0, minute: 0, second: 0), defaults: defaults)
   }
 
   /// Memberwise.
@@ -158,17 +131,22 @@ public struct AlarmForm: Hashable, Sendable {
       time: alarm.time.description, days: alarm.days, label: alarm.label ?? "",
       sound: alarm.sound ?? "", volume: alarm.volume, snooze: alarm.snooze != nil,
       enabled: alarm.enabled)
-    if let s = alarm.snooze, s != defaults.snooze { snoozeLength = DurationText.format(s) }
-    let own = Settings(alarm)
-    let inherited = Settings(inheriting: defaults)
-    func mine(_ key: KeyPath<Settings, String>) -> String {
-      own[keyPath: key] == inherited[keyPath: key] ? "" : own[keyPath: key]
+    let inherited = Self.inherited(defaults)
+    for key in AlarmKey.moreSettings {
+      let own = key.text(in: alarm)
+      switch key {
+      case .id: settings[key] = own
+      // Off is the switch's; a length equal to the default's is the default.
+      case .snooze where alarm.snooze == nil: break
+      default: if !key.same(own, as: inherited) { settings[key] = own }
+      }
     }
-    ringFor = mine(\.ringFor)
-    maxSnoozes = mine(\.maxSnoozes)
-    escalateAfter = mine(\.escalateAfter)
-    escalateVolume = mine(\.escalateVolume)
-    escalateSound = mine(\.escalateSound)
+  }
+
+  /// The text of setting `key` (empty: inherited).
+  public subscript(key: AlarmKey) -> String {
+    get { settings[key] ?? "" }
+    set { settings[key] = newValue.isEmpty ? nil : newValue }
   }
 }
 

@@ -32,16 +32,52 @@ struct WebText {
   var snooze: String { t("Snooze", "稍後提醒") }
   var enabled: String { t("On", "開啟") }
   var more: String { t("More settings", "更多設定") }
-  var snoozeLength: String { t("Snooze length", "稍後提醒間隔") }
-  var ringFor: String { t("Rings for", "響鈴長度") }
-  var maxSnoozes: String { t("Snoozes at most", "最多稍後提醒次數") }
   var noLimit: String { t("no limit", "不限") }
-  var escalateAfter: String { t("Louder after", "漸強時間") }
-  var escalateVolume: String { t("Louder to volume", "漸強至音量") }
-  var escalateSound: String { t("Then the sound", "漸強後提示聲") }
   func keepSound(_ name: String?) -> String {
     name.map { t("Default (\($0))", "預設（\($0)）") } ?? t("The same sound", "同一個提示聲")
   }
+
+  /// A "More settings" field's name on the page (`AlarmKey.moreSettings`).
+  func field(_ key: AlarmKey) -> String {
+    switch key {
+    case .snooze: return t("Snooze length", "稍後提醒間隔")
+    case .ramp: return t("Fade in over", "漸入時間")
+    case .ringFor: return t("Rings for", "響鈴長度")
+    case .maxSnoozes: return t("Snoozes at most", "最多稍後提醒次數")
+    case .soundOrder: return t("A sound folder plays", "提示聲資料夾的順序")
+    case .escalateAfter: return t("Louder after", "漸強時間")
+    case .escalateVolume: return t("Louder to volume", "漸強至音量")
+    case .escalateSound: return t("Then the sound", "漸強後提示聲")
+    case .date: return t("Date (rings once)", "日期（只響一次）")
+    case .skip: return t("Days off", "不響的日子")
+    case .skipCalendars: return t("Calendars of days off", "休假日曆")
+    case .id: return t("Id", "識別碼")
+    case .time: return time
+    case .days: return repeatDays
+    case .label: return label
+    case .sound: return sound
+    case .volume: return volume
+    case .enabled: return enabled
+    }
+  }
+
+  /// A sound folder's order; `default`: the choice of `[defaults]`' order.
+  func soundOrder(_ order: SoundOrder, default: Bool = false) -> String {
+    let name =
+      order == .shuffle ? t("shuffled", "隨機") : t("in name order", "依名稱順序")
+    return `default` ? defaultSound(name) : name
+  }
+  var skipHint: String {
+    t(
+      "One per line: a day, or days from..to (both included).",
+      "每行一個：一天，或「開始..結束」的日子（含頭尾）。")
+  }
+  var calendarsHint: String {
+    t(
+      "iCalendar files whose all-day events are days off, one per line; none: not even the default ones.",
+      "全天活動視為休假的 iCalendar 檔案，每行一個；none：連預設的也不用。")
+  }
+  var derivedID: String { t("from the label and time", "由標籤和時間產生") }
   var off: String { t("off", "關閉") }
   var durationHint: String {
     t("Empty: the default. Durations like 30s, 9m or 1h30m.", "留空：使用預設值。時間長度如 30s、9m 或 1h30m。")

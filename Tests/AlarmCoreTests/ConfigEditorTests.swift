@@ -85,7 +85,7 @@ import Testing
         id: "work-0645",
         AlarmChanges(
           values: [.volume: .integer(40), .snooze: .boolean(false)], unset: [.days],
-          addSkips: [LocalDate(year: 2027, month: 12, day: 24)])))
+          addSkips: [.day(LocalDate(year: 2027, month: 12, day: 24))])))
     #expect(!r.text.contains("\"wed\""))
     #expect(
       r.text.contains(
@@ -100,9 +100,34 @@ import Testing
       .edit(
         id: "weekend",
         AlarmChanges(addSkips: [
-          LocalDate(year: 2027, month: 12, day: 25), LocalDate(year: 2028, month: 1, day: 1),
+          .day(LocalDate(year: 2027, month: 12, day: 25)),
+          .day(LocalDate(year: 2028, month: 1, day: 1)),
+          .range(
+            DateRange(
+              from: LocalDate(year: 2028, month: 7, day: 19),
+              to: LocalDate(year: 2028, month: 7, day: 30))),
         ])))
-    #expect(r.text.contains("skip = [\"2027-12-25\", \"2028-01-01\"]\n"))
+    #expect(
+      r.text.contains(
+        "skip = [\"2027-12-25\", \"2028-01-01\", { from = 2028-07-19, to = 2028-07-30 }]\n"))
+    #expect(r.config.alarm(id: "weekend")?.skipRanges.count == 1)
+  }
+
+  /// The page and the API set the whole `skip` list, ranges included; a listed entry is not
+  /// added twice.
+  @Test func aWholeSkipListWithRangesReplacesTheOldOne() throws {
+    let vacation = SkipEntry.range(
+      DateRange(
+        from: LocalDate(year: 2027, month: 7, day: 19), to: LocalDate(year: 2027, month: 7, day: 30)
+      ))
+    let christmas = SkipEntry.day(LocalDate(year: 2027, month: 12, day: 24))
+    let r = try edit(
+      .edit(id: "weekend", AlarmChanges(values: [.skip: .skips([vacation, christmas])])))
+    #expect(r.text.contains("skip = [{ from = 2027-07-19, to = 2027-07-30 }, 2027-12-24]\n"))
+    let alarm = try #require(r.config.alarm(id: "weekend"))
+    #expect(SkipEntry.entries(of: alarm) == [vacation, christmas])
+    let again = try edit(.edit(id: "weekend", AlarmChanges(addSkips: [christmas])), r.text)
+    #expect(!again.changed)
   }
 
   @Test func enableAndDisable() throws {
@@ -264,7 +289,24 @@ import Testing
     #expect(AlarmValueText.volume("101").failureText != nil)
     #expect(AlarmValueText.id("Work").failureText != nil)
     #expect(AlarmValue.strings(["a\"b", "c\\"]).toml == "[\"a\\\"b\", \"c\\\\\"]")
-    #expect(AlarmValue.dates([LocalDate(year: 2027, month: 1, day: 2)]).toml == "[2027-01-02]")
+    #expect(
+      AlarmValue.skips([.day(LocalDate(year: 2027, month: 1, day: 2))]).toml == "[2027-01-02]")
+    #expect(
+      try AlarmValueText.skipEntry("2027-07-19..2027-07-30").get()
+        == .range(
+          DateRange(
+            from: LocalDate(year: 2027, month: 7, day: 19),
+            to: LocalDate(year: 2027, month: 7, day: 30))))
+    #expect(
+      try AlarmValueText.skipEntry("2027-07-19..2027-07-19").get()
+        == .day(LocalDate(year: 2027, month: 7, day: 19)))
+    for bad in ["2027-07-30..2027-07-19", "2027-02-30", "2027-07-19...2027-07-30", "soon"] {
+      #expect(AlarmValueText.skipEntry(bad).failureText != nil, "\(bad)")
+    }
+    #expect(try AlarmValueText.pathList("none").get() == .strings([]))
+    #expect(
+      try AlarmValueText.pathList(" a.ics \n\nb c.ics\na.ics").get()
+        == .strings(["a.ics", "b c.ics"]))
   }
 }
 

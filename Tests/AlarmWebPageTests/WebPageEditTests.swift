@@ -59,11 +59,57 @@ import Testing
     var alarm = Alarm(id: "x", time: LocalTime(hour: 6, minute: 0, second: 0))
     alarm.ringFor = .seconds(900)
     let form = AlarmForm(alarm)
-    #expect(form.ringFor == "15m" && form.snoozeLength.isEmpty && form.maxSnoozes.isEmpty)
+    #expect(form[.ringFor] == "15m" && form[.snooze].isEmpty && form[.maxSnoozes].isEmpty)
     let html = WebPage.edit(
       EditPage(id: "x", form: form, etag: "e", sounds: []), Samples.context(.english))
     #expect(html.contains("<details class=\"card\" open>"))
     #expect(html.contains("name=\"ring_for\" maxlength=\"20\" value=\"15m\""))
+  }
+
+  /// Every key a file can set has its field on the page: the first card's own, the rest
+  /// under "More settings" named by `formName`, each once.
+  @Test func everyKeyIsOnTheForm() throws {
+    let page = Samples.edit(.english)
+    let main = try #require(Form.all(page).first { $0.action == "/alarms/work" })
+    let names =
+      (main.tags("input") + main.tags("select") + main.tags("textarea")).compactMap {
+        attribute("name", $0)
+      }
+    for key in AlarmKey.allCases {
+      let name = key.formPlace == .main ? key.rawValue : key.formName
+      #expect(names.contains(name), "\(key)")
+      if key != .days { #expect(names.filter { $0 == name }.count == 1, "\(key)") }
+    }
+    #expect(names.contains("snooze") && names.contains("snooze_length"))
+    #expect(main.html.contains("placeholder=\"2027-12-24\n2027-07-19..2027-07-30\""))
+    // The work alarm keeps its id in the field (changing it renames the alarm).
+    #expect(
+      main.tags("input").contains {
+        attribute("name", $0) == "id" && attribute("value", $0) == "work"
+      })
+  }
+
+  /// An alarm's own days off and calendars fill their lists, one per line, and open the
+  /// section; `[defaults]`' calendars are the placeholder.
+  @Test func skipListsShowOnePerLine() throws {
+    var alarm = Alarm(id: "x", time: LocalTime(hour: 6, minute: 0, second: 0))
+    alarm.skip = [LocalDate(year: 2027, month: 12, day: 24)]
+    alarm.skipRanges = [
+      DateRange(
+        from: LocalDate(year: 2027, month: 7, day: 19), to: LocalDate(year: 2027, month: 7, day: 30)
+      )
+    ]
+    var defaults = AlarmDefaults()
+    defaults.skipCalendars = ["/etc/alarmclock/holidays.ics"]
+    alarm.skipCalendars = []
+    let form = AlarmForm(alarm, defaults: defaults)
+    #expect(form[.skip] == "2027-07-19..2027-07-30\n2027-12-24" && form[.skipCalendars] == "none")
+    let html = WebPage.edit(
+      EditPage(id: "x", form: form, etag: "e", sounds: [], defaults: defaults),
+      Samples.context(.english))
+    #expect(html.contains("<details class=\"card\" open>"))
+    #expect(html.contains(">2027-07-19..2027-07-30\n2027-12-24</textarea>"))
+    #expect(html.contains("placeholder=\"/etc/alarmclock/holidays.ics\">none</textarea>"))
   }
 
   @Test func addFormPostsToTheCollectionWithoutDeleteOrRing() {

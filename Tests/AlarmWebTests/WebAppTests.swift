@@ -277,6 +277,83 @@ import Testing
     }
   }
 
+  /// The rest of "More settings": days off with ranges, calendars (`none`: the empty
+  /// list), the one-off's date, the ramp, a folder's order and the id, each written only
+  /// when it differs, each refused with the CLI's words when it is not one.
+  @Test func daysOffCalendarsDateAndIdFromTheForm() throws {
+    let alarm = try #require(
+      ConfigDecoder.decode(Self.text, path: "/x.toml").config?.alarm(id: "work"))
+    let base = "time=06:45&days=mon&days=tue&days=wed&days=thu&days=fri&volume=80&enabled=on"
+    func changes(_ extra: String, current: Alarm? = nil) throws -> AlarmChanges {
+      let form = try #require(FormData(Array((base + "&snooze=on" + extra).utf8)))
+      return try WebApp.changes(form, current: current ?? alarm, defaults: AlarmDefaults())
+    }
+    let christmas = SkipEntry.day(LocalDate(year: 2027, month: 12, day: 24))
+    let vacation = SkipEntry.range(
+      DateRange(
+        from: LocalDate(year: 2027, month: 7, day: 19), to: LocalDate(year: 2027, month: 7, day: 30)
+      ))
+    let set = try changes(
+      "&skip=2027-12-24%0D%0A2027-07-19..2027-07-30&skip_calendars=none&ramp=1m"
+        + "&sound_order=rotate&id=office")
+    #expect(set.values[.skip] == .skips([vacation, christmas]))
+    #expect(set.values[.ramp] == .string("1m") && set.values[.soundOrder] == .string("rotate"))
+    #expect(set.values[.id] == .string("office"))
+    // `[defaults]` has no calendar: "none" is what the alarm already has.
+    #expect(set.values[.skipCalendars] == nil)
+    var own = alarm
+    own.skip = [LocalDate(year: 2027, month: 12, day: 24)]
+    if case .range(let r) = vacation { own.skipRanges = [r] }
+    own.skipCalendars = ["/etc/alarmclock/holidays.ics"]
+    // The same list in another order and spelling, the same calendar: nothing to write.
+    #expect(
+      try changes(
+        "&skip=2027-07-19..2027-07-30,+2027-12-24&skip_calendars=/etc/alarmclock/holidays.ics&id=work",
+        current: own
+      ).isEmpty)
+    let cleared = try changes("&skip=&skip_calendars=none", current: own)
+    #expect(cleared.unset == [.skip])
+    #expect(cleared.values[.skipCalendars] == .strings([]))
+    #expect(
+      try changes("&skip=2027-12-24%0A2027-07-19..2027-07-30&skip_calendars=", current: own).unset
+        == [.skipCalendars])
+    let once = try changes("&date=2027-03-28")
+    #expect(once.values[.date] == .date(LocalDate(year: 2027, month: 3, day: 28)))
+    for bad in [
+      "&skip=2027-07-30..2027-07-19", "&skip=christmas", "&date=2027-02-30", "&ramp=slow",
+      "&sound_order=random", "&id=Work",
+    ] {
+      #expect(throws: AlarmInputError.self, "\(bad)") { try changes(bad) }
+    }
+  }
+
+  /// The API takes days off and calendars as arrays, ranges as the file writes them or as
+  /// `from..to`, through the same parsers, and writes them into the file.
+  @Test func jsonDaysOffReachTheFile() throws {
+    let dir = try TempDir("webapp")
+    defer { try? FileManager.default.removeItem(atPath: dir.path) }
+    let app = try Self.app(dir)
+    let body = #"""
+      {"skip": ["2027-12-24", {"from": "2027-07-19", "to": "2027-07-30"}, "2028-01-02..2028-01-05"],
+       "skip_calendars": []}
+      """#
+    let r = app.respond(
+      WebRequest(
+        method: "PATCH", path: "/api/alarms/work",
+        headers: Self.bearer.merging(["Content-Type": "application/json"]) { a, _ in a },
+        body: Array(body.utf8)))
+    #expect(r.status == 200, "\(String(decoding: r.body, as: UTF8.self))")
+    let text = try String(contentsOfFile: dir.file("alarms.toml"), encoding: .utf8)
+    #expect(
+      text.contains(
+        "skip = [{ from = 2027-07-19, to = 2027-07-30 }, 2027-12-24, "
+          + "{ from = 2028-01-02, to = 2028-01-05 }]"))
+    #expect(text.contains("skip_calendars = []"))
+    for bad in [#"{"skip": "2027-12-24"}"#, #"{"skip": [1]}"#, #"{"skip_calendars": [""]}"#] {
+      #expect(throws: AlarmInputError.self, "\(bad)") { try AlarmInput.changes(Array(bad.utf8)) }
+    }
+  }
+
   /// The API takes the escalation keys (`AlarmKey.settableFromAPI`) with the CLI's checks.
   @Test func jsonEscalation() throws {
     let c = try AlarmInput.changes(

@@ -249,9 +249,13 @@ class Page:
         panel = self.d.find_element(By.ID, "ring")
         return panel if panel.is_displayed() else None
 
-    def shot(self, name):
+    def shot(self, name, at=None):
+        """A screenshot of the top of the page, or with element `at` in the middle."""
         path = os.path.join(self.shots, f"{name}-{self.lang}.png")
-        self.d.execute_script("window.scrollTo(0, 0)")
+        if at is None:
+            self.d.execute_script("window.scrollTo(0, 0)")
+        else:
+            self.d.execute_script("arguments[0].scrollIntoView({block: 'center'})", at)
         self.d.save_screenshot(path)
         return path
 
@@ -402,6 +406,31 @@ def english(c, rig, page):
                 and page.find("input[name=snooze_length]")[0].get_attribute("value") == "5m")
         page.go("/")
         agree(c, rig, page, "after More settings")
+
+        # Days off from the phone: work's next day and a vacation, one per line.
+        day = (next_work() or "")[:10]
+        page.go("/alarms/work")
+        box = page.find("textarea[name=skip]")[0]
+        box.send_keys(day + "\n2030-07-19..2030-07-30")
+        page.shot("edit-days-off", at=box)
+        page.submit(page.find("form[action='/alarms/work'] button.primary")[0])
+        work = next((b for b in rig.config_text().split("[[alarm]]") if 'id = "work"' in b), "")
+        c.check("saving writes work's days off, the vacation as a range",
+                f"skip = [{day}, {{ from = 2030-07-19, to = 2030-07-30 }}]" in work, work)
+        try:
+            moved = wait_for("the service to ring work after its day off",
+                             lambda: (next_work() or "")[:10] > day)
+        except TimeoutError:
+            moved = False
+        c.check("the service then rings work after its day off", moved, f"{day} {next_work()}")
+        page.go("/alarms/work")
+        c.check("the edit form shows the days off one per line",
+                page.find("textarea[name=skip]")[0].get_attribute("value")
+                == f"{day}\n2030-07-19..2030-07-30")
+        page.find("textarea[name=skip]")[0].clear()
+        page.submit(page.find("form[action='/alarms/work'] button.primary")[0])
+        work = next((b for b in rig.config_text().split("[[alarm]]") if 'id = "work"' in b), "")
+        c.check("emptying the list takes skip out of work", "skip" not in work, work)
     page.go("/")
 
     # Ring work from the CLI: the page's poll shows the panel without a reload.

@@ -1,3 +1,4 @@
+import AlarmCore
 import AlarmPlatform
 import CShim
 
@@ -39,7 +40,7 @@ public enum TokenFile {
           + "\(String(mode, radix: 8))); make it private with 'chmod 600 \(path)'")
     }
     let text = try FileSystem.readText(path, limit: 4096)
-    let token = String(Substring(text).trimmingBlanksAndNewlines)
+    let token = String(text.trimmingWhitespace)
     guard !token.isEmpty else {
       throw SystemError("read(\(path))", errno: EINVAL, detail: "the token file is empty")
     }

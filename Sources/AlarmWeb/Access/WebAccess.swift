@@ -20,7 +20,7 @@ public struct WebAccess: Sendable {
   /// Access for `token` (surrounding whitespace, such as the file's final newline, dropped).
   /// An empty token gives access to nobody: no token, session or CSRF token is accepted.
   public init(token: String) {
-    self.token = Array(Substring(token).trimmingBlanksAndNewlines.utf8)
+    self.token = Array(token.trimmingWhitespace.utf8)
   }
 
   /// Access for nobody, until a usable token file is read again.
@@ -33,7 +33,7 @@ public struct WebAccess: Sendable {
   public func isToken(_ given: String) -> Bool {
     guard !isLocked else { return false }
     return SHA256.constantTimeEqual(
-      SHA256.hash(Array(Substring(given).trimmingBlanksAndNewlines.utf8)), SHA256.hash(token))
+      SHA256.hash(Array(given.trimmingWhitespace.utf8)), SHA256.hash(token))
   }
 
   /// True when the request carries `Authorization: Bearer TOKEN`; nil when it carries no
@@ -102,13 +102,4 @@ public struct LoginThrottle: Sendable {
   }
 
   public mutating func succeeded() { failures = 0 }
-}
-
-extension Substring {
-  var trimmingBlanksAndNewlines: Substring {
-    var s = self
-    while let c = s.first, c.isWhitespace { s.removeFirst() }
-    while let c = s.last, c.isWhitespace { s.removeLast() }
-    return s
-  }
 }

@@ -41,77 +41,72 @@ public enum AlarmInput {
     return changes
   }
 
+  /// A JSON value as the key's kind takes it: strings through the key's parser (the CLI's),
+  /// numbers for volumes and counts, `false` for "off", arrays for days and lists.
   private static func value(for key: AlarmKey, _ v: JSONValue) throws(AlarmInputError)
     -> AlarmValue
   {
     let name = key.rawValue
-    func string() throws(AlarmInputError) -> String {
-      guard case .string(let s) = v else {
-        throw AlarmInputError("\(name) wants a string, not \(v.typeName)")
-      }
-      return s
-    }
-    func check(_ result: Result<AlarmValue, AlarmValueError>) throws(AlarmInputError)
-      -> AlarmValue
-    {
-      switch result {
+    func parsed(_ text: String) throws(AlarmInputError) -> AlarmValue {
+      switch key.parse(text) {
       case .success(let value): return value
       case .failure(let e): throw AlarmInputError("\(name) wants \(e.expectation)")
       }
     }
-    switch key {
-    case .time: return try check(AlarmValueText.time(try string()))
-    case .days:
-      if case .array(let items) = v {
-        var words: [String] = []
-        for item in items {
-          guard case .string(let s) = item else {
-            throw AlarmInputError("days wants day names like \"mon\", not \(item.typeName)")
-          }
-          words.append(s)
+    /// Each string of an array, or the message naming what each should be.
+    func strings(_ items: [JSONValue], _ what: String) throws(AlarmInputError) -> [String] {
+      var out: [String] = []
+      for item in items {
+        guard case .string(let s) = item else {
+          throw AlarmInputError("\(name) wants \(what), not \(item.typeName)")
         }
-        return try check(
-          AlarmValueText.days(words.isEmpty ? "never" : words.joined(separator: ",")))
+        out.append(s)
       }
-      return try check(AlarmValueText.days(try string()))
-    case .date:
-      switch AlarmValueText.date(try string()) {
-      case .success(let d): return .date(d)
-      case .failure(let e): throw AlarmInputError("date wants \(e.expectation)")
-      }
-    case .label: return try check(AlarmValueText.label(try string()))
-    case .sound, .escalateSound: return .string(try string())
-    case .volume, .escalateVolume:
-      guard case .int(let n) = v else {
-        throw AlarmInputError("\(name) wants a whole number from 0 to 100, not \(v.typeName)")
-      }
-      return try check(AlarmValueText.volume(String(n)))
-    case .snooze:
-      if case .bool(let on) = v {
-        guard !on else {
-          throw AlarmInputError(
-            "snooze wants false (off), a duration like \"9m\", or null for the default")
-        }
-        return .boolean(false)
-      }
-      return try check(AlarmValueText.duration(try string(), for: .snooze))
-    case .ramp, .ringFor: return try check(AlarmValueText.duration(try string(), for: key))
-    case .enabled:
-      guard case .bool(let on) = v else {
-        throw AlarmInputError("enabled wants true or false, not \(v.typeName)")
-      }
+      return out
+    }
+    switch (key.kind, v) {
+    case (.days, .array(let items)):
+      let words = try strings(items, "day names like \"mon\"")
+      return try parsed(words.isEmpty ? "never" : words.joined(separator: ","))
+    case (.percent, .int(let n)), (.count, .int(let n)):
+      return try parsed(String(n))
+    case (.percent, _), (.count, _):
+      let range = key.kind == .percent ? " from 0 to 100" : ""
+      throw AlarmInputError("\(name) wants a whole number\(range), not \(v.typeName)")
+    case (.onOff, .bool(let on)):
       return .boolean(on)
-    case .id: return try check(AlarmValueText.id(try string()))
-    case .soundOrder: return try check(AlarmValueText.soundOrder(try string()))
-    case .maxSnoozes:
-      guard case .int(let n) = v else {
-        throw AlarmInputError("max_snoozes wants a whole number, not \(v.typeName)")
+    case (.onOff, _):
+      throw AlarmInputError("\(name) wants true or false, not \(v.typeName)")
+    case (.duration, .bool(false)) where key.negation != nil, (.durationOrOff, .bool(false)):
+      return .boolean(false)
+    case (.duration, .bool) where key.negation != nil:
+      throw AlarmInputError(
+        "\(name) wants false (off), a duration like \"9m\", or null for the default")
+    case (.skipList, .array(let items)):
+      var entries: [String] = []
+      for item in items {
+        // A range also as the file writes it: {"from": "2027-07-19", "to": "2027-07-30"}.
+        if case .object(let bounds) = item, bounds.count == 2,
+          case .string(let from)? = bounds["from"], case .string(let to)? = bounds["to"]
+        {
+          entries.append(from + ".." + to)
+        } else {
+          entries += try strings([item], "dates like \"2027-12-24\" and ranges")
+        }
       }
-      return try check(AlarmValueText.maxSnoozes(String(n)))
-    case .escalateAfter:
-      if case .bool(false) = v { return .boolean(false) }
-      return try check(AlarmValueText.escalateAfter(try string()))
-    case .skip, .skipCalendars: throw AlarmInputError("\(name) is not settable here")
+      return try parsed(entries.joined(separator: "\n"))
+    case (.pathList, .array(let items)):
+      let paths = try strings(items, "paths of iCalendar files")
+      guard !paths.contains(where: { $0.isEmpty || $0.contains("\n") || $0 == "none" }) else {
+        throw AlarmInputError("\(name) wants paths of iCalendar files, one per string")
+      }
+      return paths.isEmpty ? .strings([]) : try parsed(paths.joined(separator: "\n"))
+    case (.skipList, _), (.pathList, _):
+      throw AlarmInputError("\(name) wants an array, not \(v.typeName)")
+    case (_, .string(let text)):
+      return try parsed(text)
+    default:
+      throw AlarmInputError("\(name) wants a string, not \(v.typeName)")
     }
   }
 }

@@ -3,9 +3,8 @@ import AlarmCore
 import AlarmWebPage
 
 /// The add / edit form: fields `time`, `days` (repeated), `label`, `sound`, `volume`,
-/// `snooze` and `enabled` (checkboxes: "on" when ticked), `snooze_length`, `ring_for`,
-/// `max_snoozes`, `escalate_after`, `escalate_volume` and `escalate_sound` (empty: the
-/// default), plus `csrf` and `etag`.
+/// `snooze` and `enabled` (checkboxes: "on" when ticked), every other key under its
+/// `formName` (`AlarmKey.moreSettings`; empty: the default), plus `csrf` and `etag`.
 extension WebApp {
   func saveForm(id: String?, _ fields: FormData, _ page: PageContext) -> WebResponse {
     let view = configView()
@@ -44,12 +43,7 @@ extension WebApp {
       time: f["time"] ?? "", days: DaySet(days), label: f["label"] ?? "",
       sound: f["sound"] ?? "", volume: f["volume"].flatMap { Int($0) } ?? volume,
       snooze: f["snooze"] == "on", enabled: f["enabled"] == "on")
-    form.snoozeLength = f["snooze_length"] ?? ""
-    form.ringFor = f["ring_for"] ?? ""
-    form.maxSnoozes = f["max_snoozes"] ?? ""
-    form.escalateAfter = f["escalate_after"] ?? ""
-    form.escalateVolume = f["escalate_volume"] ?? ""
-    form.escalateSound = f["escalate_sound"] ?? ""
+    for key in AlarmKey.moreSettings { form[key] = f[key.formName] ?? "" }
     return form
   }
 
@@ -96,30 +90,24 @@ extension WebApp {
       }
     }
     try snoozeChanges(f, current: current, defaults: defaults, into: &c)
-    let inherited = AlarmForm.Settings(inheriting: defaults)
-    let own = current.map { AlarmForm.Settings($0) } ?? inherited
-    func setting(
-      _ key: AlarmKey, _ has: KeyPath<AlarmForm.Settings, String>, duration: Bool = false,
-      _ parse: (String) -> Result<AlarmValue, AlarmValueError>
-    ) throws(AlarmInputError) {
-      let text = String(Substring(f[key.rawValue] ?? "").trimmingBlanksAndNewlines)
-      if text.isEmpty {
-        if own[keyPath: has] != inherited[keyPath: has] { c.unset.insert(key) }
-        return
+    let inherited = AlarmForm.inherited(defaults)
+    for key in AlarmKey.moreSettings where key != .snooze {
+      let raw = f[key.formName] ?? ""
+      // A list keeps its lines; a field is what was typed between the blanks.
+      let text =
+        key.kind == .skipList || key.kind == .pathList ? raw : String(raw.trimmingWhitespace)
+      let own = current ?? inherited
+      if text.trimmingWhitespace.isEmpty {
+        switch key {
+        // An empty id keeps the alarm's (or derives one for a new alarm).
+        case .id: break
+        default: if !key.same(key.text(in: own), as: inherited) { c.unset.insert(key) }
+        }
+        continue
       }
-      let value = try check(key.rawValue, parse(text))
-      // Compared as the form writes them: `15m` and `900s` are the same duration (a sound
-      // named `90s` is not one).
-      let canonical = duration ? DurationText.parse(text).map(DurationText.format) ?? text : text
-      if canonical != own[keyPath: has] { c.values[key] = value }
+      if key == .id, text == current?.id { continue }
+      if !key.same(text, as: own) { c.values[key] = try check(key.rawValue, key.parse(text)) }
     }
-    try setting(.ringFor, \.ringFor, duration: true) {
-      AlarmValueText.duration($0, for: .ringFor)
-    }
-    try setting(.maxSnoozes, \.maxSnoozes, AlarmValueText.maxSnoozes)
-    try setting(.escalateAfter, \.escalateAfter, duration: true, AlarmValueText.escalateAfter)
-    try setting(.escalateVolume, \.escalateVolume, AlarmValueText.volume)
-    try setting(.escalateSound, \.escalateSound) { .success(.string($0)) }
     let enabled = f["enabled"] == "on"
     if enabled != (current?.enabled ?? true) { c.values[.enabled] = .boolean(enabled) }
     return c
@@ -136,7 +124,7 @@ extension WebApp {
       if now != nil || current == nil { c.values[.snooze] = .boolean(false) }
       return
     }
-    let length = String(Substring(f["snooze_length"] ?? "").trimmingBlanksAndNewlines)
+    let length = String((f[AlarmKey.snooze.formName] ?? "").trimmingWhitespace)
     if length.isEmpty {
       guard defaults.snooze != nil else {
         throw AlarmInputError(

@@ -5,64 +5,44 @@ enum AlarmOptions {
   /// The options text for the commands' --help (from the keys' declarations).
   static let help = AlarmKey.optionsHelp
 
-  /// Reads every alarm option into `changes`.
+  /// Reads every alarm option into `changes`: each key's option, parser and negation are
+  /// its declaration's (`AlarmKey.option`, `parse`, `negation`), as the help's.
   static func read(_ arguments: inout Arguments, into changes: inout AlarmChanges)
     throws(UsageError)
   {
-    // Each option's name is its key's (`AlarmKey.option`), as the help's.
-    func take(_ key: AlarmKey, _ parse: (String) -> Result<AlarmValue, AlarmValueError>)
-      throws(UsageError)
-    {
+    for key in AlarmKey.allCases {
       let name = key.option.flag
-      guard let text = try arguments.option(name) else { return }
-      changes.values[key] = try value(name, parse(text))
-    }
-    try take(.time, AlarmValueText.time)
-    try take(.days, AlarmValueText.days)
-    if let text = try arguments.option("--date") {
-      changes.values[.date] = .date(try value("--date", AlarmValueText.date(text)))
-    }
-    if let text = try arguments.option("--label") {
-      if text.isEmpty {
-        changes.unset.insert(.label)
-      } else {
-        changes.values[.label] = try value("--label", AlarmValueText.label(text))
+      switch key.kind {
+      case .onOff:
+        if arguments.flag(name) { changes.values[key] = .boolean(false) }
+      case .skipList:
+        for text in try arguments.options(name) {
+          changes.addSkips.append(try value(name, AlarmValueText.skipEntry(text)))
+        }
+      case .pathList:
+        let paths = try arguments.options(name)
+        if paths.isEmpty { break }
+        guard !paths.contains(where: \.isEmpty) else {
+          throw UsageError("\(name) needs the path of an iCalendar file")
+        }
+        changes.values[key] = try value(name, key.parse(paths.joined(separator: "\n")))
+      default:
+        if let text = try arguments.option(name) {
+          // `--label ""` goes back to the default label.
+          if key == .label && text.isEmpty {
+            changes.unset.insert(key)
+          } else {
+            changes.values[key] = try value(name, key.parse(text))
+          }
+        }
+      }
+      if let (off, _) = key.negation, arguments.flag(off) {
+        guard changes.values[key] == nil else {
+          throw UsageError("\(name) and \(off) contradict each other")
+        }
+        changes.values[key] = .boolean(false)
       }
     }
-    func takeSound(_ key: AlarmKey) throws(UsageError) {
-      let name = key.option.flag
-      guard let text = try arguments.option(name) else { return }
-      guard !text.isEmpty else { throw UsageError("\(name) needs a sound name or path") }
-      changes.values[key] = .string(text)
-    }
-    try takeSound(.sound)
-    try take(.soundOrder, AlarmValueText.soundOrder)
-    try take(.volume, AlarmValueText.volume)
-    try take(.ramp) { AlarmValueText.duration($0, for: .ramp) }
-    try take(.ringFor) { AlarmValueText.duration($0, for: .ringFor) }
-    let noSnooze = arguments.flag("--no-snooze")
-    if let text = try arguments.option("--snooze") {
-      guard !noSnooze else { throw UsageError("--snooze and --no-snooze contradict each other") }
-      changes.values[.snooze] = try value("--snooze", AlarmValueText.duration(text, for: .snooze))
-    } else if noSnooze {
-      changes.values[.snooze] = .boolean(false)
-    }
-    try take(.maxSnoozes, AlarmValueText.maxSnoozes)
-    try take(.escalateAfter, AlarmValueText.escalateAfter)
-    try take(.escalateVolume, AlarmValueText.volume)
-    try takeSound(.escalateSound)
-    for text in try arguments.options("--skip") {
-      changes.addSkips.append(try value("--skip", AlarmValueText.date(text)))
-    }
-    let calendars = try arguments.options("--skip-calendar")
-    if !calendars.isEmpty {
-      guard !calendars.contains(where: \.isEmpty) else {
-        throw UsageError("--skip-calendar needs the path of an iCalendar file")
-      }
-      changes.values[.skipCalendars] = .strings(calendars)
-    }
-    try take(.id, AlarmValueText.id)
-    if arguments.flag("--disabled") { changes.values[.enabled] = .boolean(false) }
   }
 
   private static func value<T>(_ name: String, _ result: Result<T, AlarmValueError>)

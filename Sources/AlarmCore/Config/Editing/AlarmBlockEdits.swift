@@ -16,8 +16,8 @@ struct AlarmBlockEdits {
   let table: TOMLTable
   let form: Form
 
-  /// Keys to write (new or changed), keys to drop, and dates to append to `skip`.
-  func splices(set: [AlarmKey: AlarmValue], unset: Set<AlarmKey>, appendSkips: [AlarmValue])
+  /// Keys to write (new or changed), keys to drop, and entries to append to `skip`.
+  func splices(set: [AlarmKey: AlarmValue], unset: Set<AlarmKey>, appendSkips: [SkipEntry])
     -> [TextSplice]
   {
     var splices: [TextSplice] = []
@@ -30,21 +30,22 @@ struct AlarmBlockEdits {
         newEntries.append((key, value))
       }
     }
-    if !appendSkips.isEmpty {
+    if !appendSkips.isEmpty && set[.skip] == nil {
       if let entry = table.entry(AlarmKey.skip.rawValue), case .array(let array) = entry.node.value
       {
         if let last = array.elements.last {
-          let text = appendSkips.map { ", " + $0.rendered(like: last.value) }.joined()
-          splices.append(.insert(text, at: last.range.end.offset))
+          // A day in the style of the list's last entry (a bare date or a string).
+          func text(_ e: SkipEntry) -> String {
+            if case .day(let d) = e { return AlarmValue.date(d).rendered(like: last.value) }
+            return e.toml
+          }
+          splices.append(
+            .insert(appendSkips.map { ", " + text($0) }.joined(), at: last.range.end.offset))
         } else {
-          let text = "[" + appendSkips.map(\.toml).joined(separator: ", ") + "]"
-          splices.append(TextSplice(range(entry.node), text))
+          splices.append(TextSplice(range(entry.node), AlarmValue.skips(appendSkips).toml))
         }
       } else {
-        let dates = appendSkips.compactMap { v -> LocalDate? in
-          if case .date(let d) = v { return d } else { return nil }
-        }
-        newEntries.append((.skip, .dates(dates)))
+        newEntries.append((.skip, .skips(appendSkips)))
       }
     }
     let removed = table.entries.filter { e in unset.contains { $0.rawValue == e.key } }

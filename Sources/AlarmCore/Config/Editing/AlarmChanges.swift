@@ -31,7 +31,8 @@ public enum AlarmValue: Hashable, Sendable {
   /// writes that alarm's time so (see `rendered(like:)`).
   case time(LocalTime)
   case strings([String])
-  case dates([LocalDate])
+  /// A `skip` list: days bare, ranges as `{ from = ..., to = ... }`.
+  case skips([SkipEntry])
 
   /// The value as TOML text: strings escaped, dates bare, lists as `[a, b]`.
   public var toml: String {
@@ -42,7 +43,7 @@ public enum AlarmValue: Hashable, Sendable {
     case .date(let d): return d.description
     case .time(let t): return TOMLFormat.quoted(t.description)
     case .strings(let list): return "[" + list.map(TOMLFormat.quoted).joined(separator: ", ") + "]"
-    case .dates(let list): return "[" + list.map(\.description).joined(separator: ", ") + "]"
+    case .skips(let list): return "[" + list.map(\.toml).joined(separator: ", ") + "]"
     }
   }
 
@@ -61,15 +62,15 @@ public enum AlarmValue: Hashable, Sendable {
 }
 
 /// What to change in one alarm (or what a new alarm holds): keys to write, keys to remove
-/// (so they inherit `[defaults]` again) and `skip` dates to add to those already listed.
+/// (so they inherit `[defaults]` again) and `skip` entries to add to those already listed.
 public struct AlarmChanges: Hashable, Sendable {
   public var values: [AlarmKey: AlarmValue]
   public var unset: Set<AlarmKey>
-  /// Added to the alarm's `skip` list (dates already listed are not repeated).
-  public var addSkips: [LocalDate]
+  /// Added to the alarm's `skip` list (entries already listed are not repeated).
+  public var addSkips: [SkipEntry]
 
   public init(
-    values: [AlarmKey: AlarmValue] = [:], unset: Set<AlarmKey> = [], addSkips: [LocalDate] = []
+    values: [AlarmKey: AlarmValue] = [:], unset: Set<AlarmKey> = [], addSkips: [SkipEntry] = []
   ) {
     self.values = values
     self.unset = unset

@@ -1,31 +1,154 @@
-/// What each key of an `[[alarm]]` is to the commands and the API, declared once: `add` and
-/// `edit` take their options and help from it, `edit --unset` its list, the API its
-/// accepted fields; the completion test checks the completion file against that help.
-/// A new key is a case of `AlarmKey`, a row in each switch here (the compiler asks for
-/// it), its decoding in `AlarmDecoder`, and its value's parser in `AlarmValueText`.
+/// What each key of an `[[alarm]]` is to the commands, the page and the API, declared
+/// once: `add` and `edit` take their options, parsers and help from it, `edit --unset` its
+/// list, the API its accepted fields and parsers, the page its fields (`AlarmForm`); the
+/// completion test checks the completion file against that help. A new key is a case of
+/// `AlarmKey`, a row in each switch here (the compiler asks for it), its decoding in
+/// `AlarmDecoder`, and its place on the page (`AlarmKey.formPlace` in AlarmWebPage).
 extension AlarmKey {
-  /// The `add`/`edit` option that sets it (`--ring-for`) and its value's placeholder.
+  /// What the key's value is: it decides the value's parser (`parse`), its option's
+  /// placeholder and its control on the page.
+  public enum Kind: Hashable, Sendable {
+    case id, time, days, date, label, sound, soundOrder
+    /// 0 to 100 %.
+    case percent
+    /// Within the key's range (`AlarmValueText.duration`).
+    case duration
+    /// A duration or `off`.
+    case durationOrOff
+    /// A whole number (`max_snoozes`).
+    case count
+    /// Days and ranges (`skip`).
+    case skipList
+    /// Paths (`skip_calendars`).
+    case pathList
+    /// A switch (`enabled`).
+    case onOff
+  }
+
+  /// See `Kind`.
+  public var kind: Kind {
+    switch self {
+    case .id: return .id
+    case .time: return .time
+    case .days: return .days
+    case .date: return .date
+    case .label: return .label
+    case .sound, .escalateSound: return .sound
+    case .soundOrder: return .soundOrder
+    case .volume, .escalateVolume: return .percent
+    case .ramp, .snooze, .ringFor: return .duration
+    case .escalateAfter: return .durationOrOff
+    case .maxSnoozes: return .count
+    case .skip: return .skipList
+    case .skipCalendars: return .pathList
+    case .enabled: return .onOff
+    }
+  }
+
+  /// The `add`/`edit` option that sets it (`--ring-for`, the key with dashes) and its
+  /// value's placeholder (from its kind).
   public var option: (flag: String, value: String?) {
     switch self {
-    case .id: return ("--id", "ID")
-    case .time: return ("--time", "TIME")
-    case .days: return ("--days", "DAYS")
-    case .date: return ("--date", "DATE")
-    case .label: return ("--label", "TEXT")
-    case .sound: return ("--sound", "SOUND")
-    case .soundOrder: return ("--sound-order", "O")
-    case .volume: return ("--volume", "N")
-    case .ramp: return ("--ramp", "DUR")
-    case .snooze: return ("--snooze", "DUR")
-    case .maxSnoozes: return ("--max-snoozes", "N")
-    case .ringFor: return ("--ring-for", "DUR")
-    case .escalateAfter: return ("--escalate-after", "DUR")
-    case .escalateVolume: return ("--escalate-volume", "N")
-    case .escalateSound: return ("--escalate-sound", "SOUND")
-    case .skip: return ("--skip", "DATE")
     // Repeatable, one path each: the option is singular, the key a list.
     case .skipCalendars: return ("--skip-calendar", "PATH")
+    // On is the default, so the option is the other way.
     case .enabled: return ("--disabled", nil)
+    default: break
+    }
+    let flag = "--" + String(rawValue.map { $0 == "_" ? "-" : $0 })
+    switch kind {
+    case .id: return (flag, "ID")
+    case .time: return (flag, "TIME")
+    case .days: return (flag, "DAYS")
+    case .date, .skipList: return (flag, "DATE")
+    case .label: return (flag, "TEXT")
+    case .sound: return (flag, "SOUND")
+    case .soundOrder: return (flag, "O")
+    case .percent, .count: return (flag, "N")
+    case .duration, .durationOrOff: return (flag, "DUR")
+    case .pathList: return (flag, "PATH")
+    case .onOff: return (flag, nil)
+    }
+  }
+
+  /// Its value from text, as `add`/`edit`, the page and the API's strings give it, with
+  /// what was expected when it is not one. A `skip` list is entries separated by commas,
+  /// blanks or lines; a `skip_calendars` list one path per line (`none`: the empty list).
+  public func parse(_ text: String) -> Result<AlarmValue, AlarmValueError> {
+    switch kind {
+    case .id: return AlarmValueText.id(text)
+    case .time: return AlarmValueText.time(text)
+    case .days: return AlarmValueText.days(text)
+    case .date: return AlarmValueText.date(text).map(AlarmValue.date)
+    case .label: return AlarmValueText.label(text)
+    case .sound:
+      return text.isEmpty
+        ? .failure(AlarmValueError("a sound name or path")) : .success(.string(text))
+    case .soundOrder: return AlarmValueText.soundOrder(text)
+    case .percent: return AlarmValueText.volume(text)
+    case .duration: return AlarmValueText.duration(text, for: self)
+    case .durationOrOff: return AlarmValueText.escalateAfter(text)
+    case .count: return AlarmValueText.maxSnoozes(text)
+    case .skipList: return AlarmValueText.skipList(text)
+    case .pathList: return AlarmValueText.pathList(text)
+    case .onOff:
+      switch text {
+      case "true", "on": return .success(.boolean(true))
+      case "false", "off": return .success(.boolean(false))
+      default: return .failure(AlarmValueError("on or off, not \(quoted(text))"))
+      }
+    }
+  }
+
+  /// `alarm`'s value as text that `parse` reads back to it: durations as `9m`, `off` for
+  /// no snooze or escalation, an empty text for no label, sound, date or limit, a `skip`
+  /// list one entry per line, `skip_calendars` one path per line (`none` when empty).
+  public func text(in alarm: Alarm) -> String {
+    switch self {
+    case .id: return alarm.id
+    case .time: return alarm.time.description
+    case .days:
+      return alarm.days.isEmpty ? "never" : alarm.days.days.map(\.key).joined(separator: ",")
+    case .date: return alarm.date?.description ?? ""
+    case .label: return alarm.label ?? ""
+    case .sound: return alarm.sound ?? ""
+    case .soundOrder: return alarm.soundOrder.rawValue
+    case .volume: return String(alarm.volume)
+    case .ramp: return DurationText.format(alarm.ramp)
+    case .snooze: return alarm.snooze.map(DurationText.format) ?? "off"
+    case .maxSnoozes: return alarm.maxSnoozes.map(String.init) ?? ""
+    case .ringFor: return DurationText.format(alarm.ringFor)
+    case .escalateAfter: return alarm.escalateAfter.map(DurationText.format) ?? "off"
+    case .escalateVolume: return String(alarm.escalateVolume)
+    case .escalateSound: return alarm.escalateSound ?? ""
+    case .skip: return SkipEntry.entries(of: alarm).map(\.description).joined(separator: "\n")
+    case .skipCalendars:
+      return alarm.skipCalendars.isEmpty ? "none" : alarm.skipCalendars.joined(separator: "\n")
+    case .enabled: return alarm.enabled ? "on" : "off"
+    }
+  }
+
+  /// Whether `text` (as typed) and `alarm`'s value are the same setting: `15m` and `900s`
+  /// are one duration, the same days off in another order one `skip` list.
+  public func same(_ text: String, as alarm: Alarm) -> Bool {
+    canonical(text) == canonical(self.text(in: alarm))
+  }
+
+  /// One spelling of each value: what `text` means, or `text` itself when it means none.
+  private func canonical(_ text: String) -> String {
+    switch (kind, parse(text)) {
+    case (.duration, .success), (.durationOrOff, .success(.string)):
+      return DurationText.parse(text).map(DurationText.format) ?? text
+    case (.days, .success(.strings(let days))):
+      return days.joined(separator: ",")
+    case (.skipList, .success(.skips(let entries))):
+      return entries.map(\.description).joined(separator: "\n")
+    case (.pathList, .success(.strings(let paths))):
+      return paths.isEmpty ? "none" : paths.joined(separator: "\n")
+    case (_, .success(.integer(let n))):
+      return String(n)
+    default:
+      return text
     }
   }
 
@@ -48,7 +171,10 @@ extension AlarmKey {
     case .escalateAfter: return ["a ring going this long gets louder, e.g. 5m (off: never)"]
     case .escalateVolume: return ["the volume it rises to (0 to 100)"]
     case .escalateSound: return ["the sound it switches to (a name, path or folder)"]
-    case .skip: return ["a day it does not ring (repeatable; edit: added to the list)"]
+    case .skip:
+      return [
+        "a day it does not ring, or days FROM..TO (repeatable;", "edit: added to the list)",
+      ]
     case .skipCalendars:
       return [
         "an iCalendar file whose all-day events are days off",
@@ -68,9 +194,8 @@ extension AlarmKey {
   /// but `time`, which an alarm cannot lack.
   public var unsettable: Bool { self != .time }
 
-  /// The API's JSON (`POST /api/alarms`, `PATCH /api/alarms/ID`) may set it: all but the
-  /// lists of days off, which the API does not take yet.
-  public var settableFromAPI: Bool { self != .skip && self != .skipCalendars }
+  /// The API's JSON (`POST /api/alarms`, `PATCH /api/alarms/ID`) may set it: every key.
+  public var settableFromAPI: Bool { true }
 
   /// `ring-for` or `ring_for`, as `edit --unset` takes it.
   public init?(spelled name: String) {

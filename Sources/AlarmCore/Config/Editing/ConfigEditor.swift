@@ -182,11 +182,9 @@ public enum ConfigEditor {
           + "'\(target.alarm.id)' (it was derived from its label and time)")
     }
     for key in changes.values.keys where changes.unset.contains(key) { changes.unset.remove(key) }
-    var existing = target.alarm.skip
-    var appended: [AlarmValue] = []
-    for date in changes.addSkips where !existing.contains(date) {
-      existing.insert(date)
-      appended.append(.date(date))
+    var appended: [SkipEntry] = []
+    for entry in changes.addSkips where !entry.isListed(in: target.alarm) {
+      if !appended.contains(entry) { appended.append(entry) }
     }
     let form: AlarmBlockEdits.Form =
       target.source.header.map { .block(headerEnd: $0.end.offset) } ?? .inline
@@ -208,7 +206,7 @@ public enum ConfigEditor {
     }
     var values = changes.values
     let skips = Array(Set(changes.addSkips)).sorted()
-    if !skips.isEmpty { values[.skip] = .dates(skips) }
+    if !skips.isEmpty, values[.skip] == nil { values[.skip] = .skips(skips) }
     let pairs = values.keys.sorted().map { ($0.rawValue, values[$0]!.toml) }
     let nl = source.newline
     let index = config.alarms.count
