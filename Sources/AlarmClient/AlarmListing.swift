@@ -73,11 +73,18 @@ public struct AlarmListing {
   /// The service's skip and one-off marks from its state file (none when it cannot be
   /// read): what `skip` and rung one-offs changed, which the config alone does not say.
   public static func savedMarks(_ config: Config, stateDir: String?) -> ScheduleMarks {
-    let dir = stateDir ?? config.settings.stateDir ?? ServicePaths.defaultStateDir
-    guard let bytes = try? FileSystem.readFile(dir + "/state.json", limit: StateCodec.maxFileSize),
+    guard
+      let bytes = try? FileSystem.readFile(
+        stateFile(config, stateDir: stateDir), limit: StateCodec.maxFileSize),
       let state = try? StateCodec.decode(bytes)
     else { return ScheduleMarks() }
     return state.marks
+  }
+
+  /// The service's state file: in `stateDir`, else the config's `state_dir`, else the
+  /// system default.
+  public static func stateFile(_ config: Config, stateDir: String?) -> String {
+    (stateDir ?? config.settings.stateDir ?? ServicePaths.defaultStateDir) + "/state.json"
   }
 }
 

@@ -52,13 +52,18 @@ public enum SkipCalendarFiles {
   public static func quietAlarms(
     _ config: Config, zone: TimeZoneRules, daysOff: DaysOff, now: Instant, configPath: String
   ) -> [String] {
-    let schedule = Schedule(alarms: config.alarms, zone: zone, daysOff: daysOff)
+    // Only repeating alarms with calendars or ranges can be skipped for a year; the
+    // schedule holds just those (a schedule of thousands of alarms costs milliseconds).
+    let candidates = config.alarms.filter {
+      $0.enabled && !$0.isOneOff && (!$0.skipCalendars.isEmpty || !$0.skipRanges.isEmpty)
+    }
+    guard !candidates.isEmpty else { return [] }
+    let schedule = Schedule(alarms: candidates, zone: zone, daysOff: daysOff)
     let today = zone.local(at: now).date
     let yearOn = today.adding(days: 366)
     let text = AlarmText(.english)
     var out: [String] = []
-    for alarm in config.alarms where alarm.enabled && !alarm.isOneOff {
-      guard !alarm.skipCalendars.isEmpty || !alarm.skipRanges.isEmpty else { continue }
+    for alarm in candidates {
       let next = schedule.next(of: alarm.id, after: now, marks: ScheduleMarks())
       guard next.map({ $0.date > yearOn }) ?? true else { continue }
       let at = config.alarmSources[alarm.id]?.start

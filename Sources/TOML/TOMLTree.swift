@@ -6,13 +6,16 @@
 /// final form; sub-tables are held aside in `subs` and written into their
 /// entry's node only when the table is frozen, so scalars are never copied.
 final class TableBuilder {
-  var entries: [TOMLEntry] = []
+  // Unchecked exclusivity: the parser is the only user of a builder, on one thread and
+  // never re-entered, and the runtime's check on every access of these arrays was a
+  // twentieth of parsing a large config (docs/reliability.md, "Scale").
+  @exclusivity(unchecked) var entries: [TOMLEntry] = []
   /// For each entry, the index into `subs`, or -1 for a finished value.
   /// Left empty while the table has no sub-tables (most tables).
-  var subIndex: [Int32] = []
-  var subs: [Sub] = []
+  @exclusivity(unchecked) var subIndex: [Int32] = []
+  @exclusivity(unchecked) var subs: [Sub] = []
   /// Built once a table grows past a few keys; small tables scan `entries`.
-  var index: [String: Int] = [:]
+  @exclusivity(unchecked) var index: [String: Int] = [:]
   var origin: TOMLTableOrigin
   var headerRange: SourceRange?
   /// Where the table was first written (header, key segment or `{`).
@@ -89,7 +92,7 @@ final class TableBuilder {
 
 /// An array of tables (`[[a]]`) while the document is being parsed.
 final class TableArrayBuilder {
-  var elements: [TableBuilder] = []
+  @exclusivity(unchecked) var elements: [TableBuilder] = []
   var range: SourceRange
   init(range: SourceRange) { self.range = range }
 }

@@ -193,8 +193,13 @@ public struct TOMLTable: Hashable, Sendable {
 
   /// The entry for `key`, if present.
   public func entry(_ key: String) -> TOMLEntry? {
-    // By index, so the scan compares keys in place instead of copying each entry.
-    for k in entries.indices where entries[k].key == key { return entries[k] }
+    // By index, so the scan compares keys in place instead of copying each entry; the
+    // lengths first, a comparison inlined for the small strings keys are, where most keys
+    // of a table differ (a decoder asks each table for every key it knows).
+    let length = key.utf8.count
+    for k in entries.indices where entries[k].key.utf8.count == length && entries[k].key == key {
+      return entries[k]
+    }
     return nil
   }
   public subscript(key: String) -> TOMLValue? { entry(key)?.node.value }

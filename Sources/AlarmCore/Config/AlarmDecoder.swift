@@ -107,49 +107,53 @@ enum AlarmDecoder {
   static let keys =
     ["id", "time", "days", "date", "label", "enabled", "skip"] + DefaultsDecoder.keys
 
-  private struct Draft {
-    var alarm: Alarm
-    var explicitID: (String, SourcePosition)?
-    var source: AlarmSource
-  }
-
   static func decode(
     _ tables: [(TableReader, AlarmSource)], defaults: AlarmDefaults, now: LocalDate?,
     state: DecodeState
   ) -> ([Alarm], [String: AlarmSource]) {
-    var drafts: [Draft] = []
+    // The alarms are built in place, with their explicit ids and sources beside them, and
+    // every array reserved: a config of thousands of alarms otherwise copies (and faults
+    // in) each one as it doubles, and copies every alarm once more at the end.
+    var alarms: [Alarm] = []
+    alarms.reserveCapacity(tables.count)
+    var explicit: [Bool] = []
+    explicit.reserveCapacity(tables.count)
+    var alarmSources: [AlarmSource] = []
+    alarmSources.reserveCapacity(tables.count)
     var explicitIDs: [(String, SourcePosition)] = []  // of every alarm, valid or not
+    explicitIDs.reserveCapacity(tables.count)
     for (reader, source) in tables {
       let id = explicitID(reader)
       if let id { explicitIDs.append(id) }
-      if let draft = draft(reader, id: id, source: source, defaults: defaults, now: now) {
-        drafts.append(draft)
+      if let alarm = alarm(reader, id: id, defaults: defaults, now: now) {
+        alarms.append(alarm)
+        explicit.append(id != nil)
+        alarmSources.append(source)
       }
     }
 
     // Explicit ids first: all of them are taken before any id is derived.
     var firstUse: [String: SourcePosition] = [:]
+    firstUse.reserveCapacity(explicitIDs.count)
     for (id, position) in explicitIDs {
-      if let first = firstUse[id] {
+      // One lookup for the usual unique id; a duplicate puts the first use back.
+      if let first = firstUse.updateValue(position, forKey: id) {
+        firstUse[id] = first
         state.error(position, "duplicate id '\(id)' (first used at line \(first.line))")
-      } else {
-        firstUse[id] = position
       }
     }
     var taken = Set(firstUse.keys)
-    let derivedIndices = drafts.indices.filter { drafts[$0].explicitID == nil }
+    let derivedIndices = alarms.indices.filter { !explicit[$0] }
     let derived = AlarmID.derive(
-      bases: derivedIndices.map {
-        AlarmID.base(label: drafts[$0].alarm.label, time: drafts[$0].alarm.time)
-      },
+      bases: derivedIndices.map { AlarmID.base(label: alarms[$0].label, time: alarms[$0].time) },
       taken: &taken)
-    for (i, id) in zip(derivedIndices, derived) { drafts[i].alarm.id = id }
+    for (i, id) in zip(derivedIndices, derived) { alarms[i].id = id }
 
     var sources: [String: AlarmSource] = [:]
-    for draft in drafts where sources[draft.alarm.id] == nil {
-      sources[draft.alarm.id] = draft.source
-    }
-    return (drafts.map(\.alarm), sources)
+    sources.reserveCapacity(alarms.count)
+    // Backwards, so that the first alarm of an id is the one that stays.
+    for i in alarms.indices.reversed() { sources[alarms[i].id] = alarmSources[i] }
+    return (alarms, sources)
   }
 
   /// The `id` written in the table, if it is a valid one (else it is reported).
@@ -168,10 +172,12 @@ enum AlarmDecoder {
     return nil
   }
 
-  private static func draft(
-    _ r: TableReader, id explicitID: (String, SourcePosition)?, source: AlarmSource,
-    defaults: AlarmDefaults, now: LocalDate?
-  ) -> Draft? {
+  /// The alarm `r` describes, its id the explicit one (or empty, derived later); nil
+  /// when it has an error (reported).
+  private static func alarm(
+    _ r: TableReader, id explicitID: (String, SourcePosition)?, defaults: AlarmDefaults,
+    now: LocalDate?
+  ) -> Alarm? {
     let errorsBefore = r.state.errorCount
     let time = self.time(r)
     let days = self.days(r)
@@ -211,7 +217,7 @@ enum AlarmDecoder {
       label: label?.isEmpty == true ? nil : label, defaults: settings, enabled: enabled,
       skip: skip)
     alarm.skipRanges = skipRanges
-    return Draft(alarm: alarm, explicitID: explicitID, source: source)
+    return alarm
   }
 
   /// Why `text` cannot be a label (the file's `label` and the `--label` of `add`/`edit`),

@@ -143,6 +143,7 @@ public enum ConfigDecoder {
   {
     let readers = sectionTables(root, "alarm", allowSingle: false)
     var headerIndex: [Int: Int] = [:]  // header start offset -> index in document.headers
+    headerIndex.reserveCapacity(document.headers.count)
     for (i, header) in document.headers.enumerated() { headerIndex[header.range.start.offset] = i }
     return readers.map { reader in
       let table = reader.table

@@ -90,10 +90,12 @@ extension WebApp {
     case .success(let l): loaded = l
     case .failure(let e): return Self.failure(e)
     }
-    let listing = AlarmListing(loaded, stateDir: setup.stateDir, text: text, now: setup.now())
-    var r = WebResponse.json(listing.json)
-    r.headers.append(("ETag", view.etag))
-    return r
+    return cachedRead("alarms", view, loaded.config) {
+      let listing = AlarmListing(loaded, stateDir: setup.stateDir, text: text, now: setup.now())
+      var r = WebResponse.json(listing.json)
+      r.headers.append(("ETag", view.etag))
+      return r
+    }
   }
 
   /// Alarm texts (labels, repeat summaries) in the web process's locale, as `list` prints.
@@ -177,10 +179,12 @@ extension WebApp {
     case .success(let l): loaded = l
     case .failure(let e): return Self.failure(e)
     }
-    let marks = AlarmListing.savedMarks(loaded.config, stateDir: setup.stateDir)
-    var r = WebResponse.json(
-      UpcomingListing(loaded, after: setup.now(), count: count, marks: marks, text: text).json)
-    r.headers.append(("ETag", view.etag))
-    return r
+    return cachedRead("next \(count)", view, loaded.config) {
+      let marks = AlarmListing.savedMarks(loaded.config, stateDir: setup.stateDir)
+      var r = WebResponse.json(
+        UpcomingListing(loaded, after: setup.now(), count: count, marks: marks, text: text).json)
+      r.headers.append(("ETag", view.etag))
+      return r
+    }
   }
 }

@@ -64,8 +64,26 @@ public final class WebApp {
     let now = Clock.monotonic.now()
     let fresh = cache.flatMap { now - $0.at < Self.cacheAge ? $0.view : nil }
     let view = WebConfigView(store, cached: fresh)
-    if view.etag != fresh?.etag || fresh == nil { cache = (view, now) }
+    if view.etag != fresh?.etag || fresh == nil {
+      cache = (view, now)
+      decodings &+= 1
+    }
     return view
+  }
+
+  /// Counts the config's decodings: a reply made from one is not one of another's (the
+  /// same bytes decoded again may have read changed calendar files).
+  private var decodings = 0
+  /// See `SecondCache`.
+  private(set) var replies = SecondCache()
+
+  /// The reply to a read of `route` (with its query) made from `view`, or the one made
+  /// from the same decoding and state file earlier in this second.
+  func cachedRead(
+    _ route: String, _ view: WebConfigView, _ config: Config, _ make: () -> WebResponse
+  ) -> WebResponse {
+    let state = SecondCache.identity(of: AlarmListing.stateFile(config, stateDir: setup.stateDir))
+    return replies.reply("\(decodings) \(state) \(route)", now: setup.now(), make)
   }
 
   /// The service's last status reply and when it came (CLOCK_MONOTONIC).

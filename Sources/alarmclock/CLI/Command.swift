@@ -18,3 +18,13 @@ enum ExitCode {
   static let failure: Int32 = 1
   static let usage: Int32 = 2
 }
+
+/// What a one-shot command keeps until the process exits instead of freeing it: the tree
+/// and alarms of a config of thousands of alarms take milliseconds to free, memory the exit
+/// gives back at once (docs/reliability.md, "Scale").
+enum KeptUntilExit {
+  nonisolated(unsafe) private static var kept: [Any] = []
+
+  /// Keeps `value` alive until `exit`.
+  static func keep(_ value: Any) { kept.append(value) }
+}

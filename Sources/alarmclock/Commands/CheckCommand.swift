@@ -29,6 +29,7 @@ struct CheckCommand: Command {
       printError(reason.description)
       return ExitCode.failure
     case .success(let loaded):
+      KeptUntilExit.keep(loaded)
       for m in loaded.messages { printError(m) }
       if let warning = ClockTrust.warning(now: now, zone: loaded.zone) { printError(warning) }
       guard loaded.config != nil else {

@@ -50,6 +50,7 @@ struct NextCommand: Command {
     let text = AlarmText(DisplayLocale(environment: env))
     if let socket { return askService(socket, text: text, env: env) }
     guard let loaded = OfflineConfig.load(configPath, env: env) else { return ExitCode.failure }
+    KeptUntilExit.keep(loaded)
     let now = currentInstant()
     if let warning = ClockTrust.warning(now: now, zone: loaded.zone) { printError(warning) }
     var start = now

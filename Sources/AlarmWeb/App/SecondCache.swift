@@ -1,0 +1,39 @@
+import AlarmCore
+import AlarmPlatform
+
+/// The replies to reads that depend only on the config file's bytes, the service's state
+/// file and the whole second of the wall clock (`GET /api/alarms`, `GET /api/next`), each
+/// kept for the rest of its second. Not merely fresh but exact: every firing falls on a
+/// whole second, so "the firings after now" are the same set for every instant of one
+/// second; a changed config (its ETag) or state file (a new inode: it is replaced by
+/// rename) is another key. Fifty phones asking at the same instant then cost one answer
+/// and 49 copies (docs/performance.md, "web API reply").
+struct SecondCache {
+  private var second = Int64.min
+  private var replies: [String: WebResponse] = [:]
+  /// More keys than this in one second (many `count` values) are answered uncached.
+  static let maxKeys = 32
+  /// How many replies were made rather than kept (for tests).
+  private(set) var made = 0
+
+  /// The reply for `key` in the second of `now`, made by `make` the first time.
+  mutating func reply(_ key: String, now: Instant, _ make: () -> WebResponse) -> WebResponse {
+    let s = now.seconds
+    if s != second {
+      second = s
+      replies.removeAll(keepingCapacity: true)
+    }
+    if let kept = replies[key] { return kept }
+    let reply = make()
+    made += 1
+    if reply.status == 200, replies.count < Self.maxKeys { replies[key] = reply }
+    return reply
+  }
+
+  /// What identifies the file at `path` now: device, inode, size and change time, or
+  /// "none" (absent or unreadable: the listing then reads no marks either).
+  static func identity(of path: String) -> String {
+    guard let st = try? FileSystem.status(path) else { return "none" }
+    return "\(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec)"
+  }
+}
