@@ -75,6 +75,7 @@ public struct SHA256: Sendable {
   }
 
   /// Compares in time that depends only on the lengths, not on where they differ.
+  @inlinable
   public static func constantTimeEqual(_ a: some Collection<UInt8>, _ b: some Collection<UInt8>)
     -> Bool
   {

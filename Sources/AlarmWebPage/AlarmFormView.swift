@@ -81,7 +81,8 @@ enum AlarmFormView {
       return list(name, shown, value, placeholder: placeholder, text.calendarsHint)
     case .id:
       return field(
-        name, shown, value, placeholder: page.id == nil ? text.derivedID : "", maxLength: 64)
+        name, shown, value, placeholder: page.id == nil ? text.derivedID : "",
+        maxLength: AlarmID.maxLength)
     case .time, .days, .label, .onOff:
       return ""
     }

@@ -1,3 +1,4 @@
+import AlarmClient
 import AlarmCore
 import AudioTestSupport
 import Foundation
@@ -63,5 +64,49 @@ import Testing
     let again = fresh.respond(
       WebRequest(method: "GET", path: "/api/alarms", headers: WebAppTests.bearer))
     #expect(String(decoding: again.body, as: UTF8.self) == later)
+  }
+
+  /// The config is not read again while its identity is unchanged and settled, but a write
+  /// in place of the same size right after a read (the same tick of the file clock) is
+  /// seen, and so is one after it settled.
+  @Test func anEditInPlaceIsSeenSettledOrNot() throws {
+    let dir = try TempDir("webcache")
+    defer { try? FileManager.default.removeItem(atPath: dir.path) }
+    let path = dir.file("alarms.toml")
+    try WebAppTests.text.write(toFile: path, atomically: true, encoding: .utf8)
+    let setup = WebSetup(
+      configPath: path, socketPath: dir.file("none.sock"), stateDir: dir.file("state"),
+      environment: ["TZ": "UTC", "LANG": "C.UTF-8"], now: { WebAppTests.now })
+    let app = WebApp(setup: setup, access: WebAccess(token: "sesame"))
+    func etag() -> String? {
+      app.respond(WebRequest(method: "GET", path: "/api/alarms", headers: WebAppTests.bearer))
+        .header("ETag")
+    }
+    func writeInPlace(_ text: String) throws {
+      let handle = try #require(FileHandle(forWritingAtPath: path))
+      handle.write(Data(text.utf8))
+      handle.closeFile()
+    }
+    let first = etag()
+    // The same size, the same inode, at once: not settled, so read again.
+    try writeInPlace(WebAppTests.text.replacingOccurrences(of: "06:45", with: "07:45"))
+    let second = etag()
+    #expect(second != first)
+    // Outside #expect: Swift 6.0.3's expansion does not take a `try` inside.
+    let onDisk = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    #expect(second == ConfigStore.etag(of: onDisk))
+    // Settled: its change time a second and more in the past.
+    var times = [
+      timespec(tv_sec: time(nil) - 10, tv_nsec: 0), timespec(tv_sec: time(nil) - 10, tv_nsec: 0),
+    ]
+    #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+    // utimensat changes the change time to now; wait until it is a second old, on the
+    // file clock itself (no fixed sleep: the condition is the file's own time).
+    var st = stat()
+    while stat(path, &st) == 0, Int(st.st_ctim.tv_sec) + 1 >= time(nil) { usleep(50_000) }
+    let settledTag = etag()
+    #expect(etag() == settledTag)
+    try writeInPlace(WebAppTests.text.replacingOccurrences(of: "06:45", with: "08:45"))
+    #expect(etag() != settledTag)
   }
 }

@@ -25,8 +25,36 @@ extension UpcomingFiring {
     alarms: [String: Alarm], source: any FiringSource, after start: Instant, count: Int,
     marks: ScheduleMarks, format: (Instant) -> String
   ) -> [UpcomingFiring] {
+    list(
+      Upcoming.firings(source, after: start, count: count, marks: marks), alarms: alarms,
+      source: source, after: start, marks: marks, format: format)
+  }
+
+  /// `list` over a config's alarms: what the offline commands and the web process use.
+  public static func list(
+    _ alarms: [Alarm], zone: TimeZoneRules, daysOff: DaysOff, after start: Instant, count: Int,
+    marks: ScheduleMarks
+  ) -> [UpcomingFiring] {
+    let schedule = Schedule(alarms: alarms, zone: zone, daysOff: daysOff)
+    let firings = Upcoming.firings(schedule, after: start, count: count, marks: marks)
+    // Only the alarms that fire are looked up: a dictionary of all of them cost a config
+    // of thousands more than the merge.
+    let wanted = Set(firings.map(\.alarmID))
+    var byID: [String: Alarm] = [:]
+    for alarm in alarms where wanted.contains(alarm.id) && byID[alarm.id] == nil {
+      byID[alarm.id] = alarm
+    }
+    return list(
+      firings, alarms: byID, source: schedule, after: start, marks: marks,
+      format: { ISO8601Text.format($0, in: zone) })
+  }
+
+  private static func list(
+    _ firings: [Firing], alarms: [String: Alarm], source: any FiringSource,
+    after start: Instant, marks: ScheduleMarks, format: (Instant) -> String
+  ) -> [UpcomingFiring] {
     var previous: [String: Instant] = [:]
-    return Upcoming.firings(source, after: start, count: count, marks: marks).map { f in
+    return firings.map { f in
       defer { previous[f.alarmID] = f.at }
       let alarm = alarms[f.alarmID]
       return UpcomingFiring(
@@ -36,16 +64,5 @@ extension UpcomingFiring {
           of: f.alarmID, after: previous[f.alarmID] ?? start, marks: marks,
           limit: Schedule.skippedLimit))
     }
-  }
-
-  /// `list` over a config's alarms: what the offline commands and the web process use.
-  public static func list(
-    _ alarms: [Alarm], zone: TimeZoneRules, daysOff: DaysOff, after start: Instant, count: Int,
-    marks: ScheduleMarks
-  ) -> [UpcomingFiring] {
-    list(
-      alarms: Dictionary(alarms.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
-      source: Schedule(alarms: alarms, zone: zone, daysOff: daysOff), after: start,
-      count: count, marks: marks, format: { ISO8601Text.format($0, in: zone) })
   }
 }

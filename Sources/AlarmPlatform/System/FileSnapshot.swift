@@ -7,7 +7,7 @@
 ///
 /// The config editor reads a snapshot, computes the new text from `bytes` alone, and calls
 /// `replace(with:)`, which re-reads the file right before its atomic rename and refuses
-/// when the content, size, modification time or inode differ from the snapshot.
+/// when the content or its `FileIdentity` (inode, size, times) differ from the snapshot.
 public struct FileSnapshot: Sendable {
   /// The path as given.
   public let path: String
@@ -18,24 +18,7 @@ public struct FileSnapshot: Sendable {
   public let mode: mode_t
   public let owner: uid_t
   public let group: gid_t
-  let identity: Identity
-
-  /// What tells two versions of a file apart without reading it.
-  struct Identity: Equatable, Sendable {
-    var device: UInt64
-    var inode: UInt64
-    var size: Int64
-    var modifiedSeconds: Int64
-    var modifiedNanoseconds: Int64
-
-    init(_ st: stat) {
-      device = UInt64(st.st_dev)
-      inode = UInt64(st.st_ino)
-      size = Int64(st.st_size)
-      modifiedSeconds = Int64(st.st_mtim.tv_sec)
-      modifiedNanoseconds = Int64(st.st_mtim.tv_nsec)
-    }
-  }
+  let identity: FileIdentity
 
   /// Reads `path` (a regular file of at most `limit` bytes) with its metadata.
   public static func read(_ path: String, limit: Int = FileSystem.defaultReadLimit)
@@ -45,7 +28,7 @@ public struct FileSnapshot: Sendable {
     let (bytes, st) = try FileSystem.readFileAndStatus(target, limit: limit)
     return FileSnapshot(
       path: path, target: target, bytes: bytes, mode: st.st_mode & 0o7777, owner: st.st_uid,
-      group: st.st_gid, identity: Identity(st))
+      group: st.st_gid, identity: FileIdentity(st))
   }
 
   /// Whether the file still is exactly as read: same inode, size, modification time and bytes.
@@ -56,7 +39,7 @@ public struct FileSnapshot: Sendable {
     } catch  where error.errno == ENOENT || error.errno == EFBIG {
       return false  // removed, or grown far beyond what was read
     }
-    return Identity(now.1) == identity && now.0 == bytes
+    return FileIdentity(now.1) == identity && now.0 == bytes
   }
 
   /// Atomically replaces the file with `newBytes`, keeping its mode and (when allowed) its

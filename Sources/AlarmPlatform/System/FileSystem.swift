@@ -35,7 +35,9 @@ public enum FileSystem {
     }
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Int(st.st_size))
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
+    // Room for the whole file and a little growth, at most 64 KiB a read: a small file
+    // is read without zeroing a large buffer first.
+    var chunk = [UInt8](repeating: 0, count: min(64 << 10, Int(st.st_size) + 4096))
     while true {
       let raw = fd.rawValue
       let n = try retryingEINTR("read(\(path))") {

@@ -75,19 +75,19 @@ public enum TokenFile {
 /// than keep a token its owner may have meant to revoke.
 final class TokenWatch {
   let path: String
-  private var identity: [Int64]?
+  private var identity: FileIdentity?
   /// The access the file gives now.
   private(set) var access: WebAccess
 
   init(path: String, access: WebAccess) {
     self.path = path
     self.access = access
-    identity = Self.identity(path)
+    identity = FileIdentity(path)
   }
 
   /// Reads the file again if it changed; what happened, for the log, or nil when it did not.
   func refresh() -> String? {
-    let now = Self.identity(path)
+    let now = FileIdentity(path)
     guard now != identity else { return nil }
     identity = now
     do throws(SystemError) {
@@ -100,12 +100,4 @@ final class TokenWatch {
     }
   }
 
-  private static func identity(_ path: String) -> [Int64]? {
-    var st = stat()
-    guard stat(path, &st) == 0 else { return nil }
-    return [
-      Int64(st.st_dev), Int64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec),
-      Int64(st.st_mtim.tv_nsec), Int64(st.st_ctim.tv_sec), Int64(st.st_ctim.tv_nsec),
-    ]
-  }
 }

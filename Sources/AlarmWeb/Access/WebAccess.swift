@@ -16,11 +16,14 @@ public struct WebAccess: Sendable {
   public static let sessionLength: Duration = .seconds(30 * 24 * 3600)
 
   private let token: [UInt8]
+  /// The token's digest, what a given token's digest is compared with.
+  private let tokenDigest: [UInt8]
 
   /// Access for `token` (surrounding whitespace, such as the file's final newline, dropped).
   /// An empty token gives access to nobody: no token, session or CSRF token is accepted.
   public init(token: String) {
     self.token = Array(token.trimmingWhitespace.utf8)
+    tokenDigest = SHA256.hash(self.token)
   }
 
   /// Access for nobody, until a usable token file is read again.
@@ -33,7 +36,7 @@ public struct WebAccess: Sendable {
   public func isToken(_ given: String) -> Bool {
     guard !isLocked else { return false }
     return SHA256.constantTimeEqual(
-      SHA256.hash(Array(given.trimmingWhitespace.utf8)), SHA256.hash(token))
+      SHA256.hash(Array(given.trimmingWhitespace.utf8)), tokenDigest)
   }
 
   /// True when the request carries `Authorization: Bearer TOKEN`; nil when it carries no

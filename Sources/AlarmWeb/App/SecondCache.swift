@@ -30,10 +30,9 @@ struct SecondCache {
     return reply
   }
 
-  /// What identifies the file at `path` now: device, inode, size and change time, or
-  /// "none" (absent or unreadable: the listing then reads no marks either).
+  /// What identifies the file at `path` now (see `FileIdentity`), or "none" (absent or
+  /// unreadable: the listing then reads no marks either).
   static func identity(of path: String) -> String {
-    guard let st = try? FileSystem.status(path) else { return "none" }
-    return "\(st.st_dev):\(st.st_ino):\(st.st_size):\(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec)"
+    FileIdentity(path).map { "\($0)" } ?? "none"
   }
 }

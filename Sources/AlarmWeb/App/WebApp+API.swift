@@ -21,7 +21,7 @@ extension WebApp {
     let asked = method == "HEAD" ? "GET" : method
     var allowed: [String] = []
     for r in Self.apiRoutes {
-      guard let captures = Self.captures(r.pattern, route) else { continue }
+      guard let captures = Self.captures(r.segments, route) else { continue }
       if r.method == asked { return r.handle(self, request, captures.first ?? "") }
       if !allowed.contains(r.method) { allowed.append(r.method) }
     }
@@ -39,7 +39,19 @@ extension WebApp {
   struct APIRoute: Sendable {
     let method: String
     let pattern: String
+    /// `pattern`'s segments, split once.
+    let segments: [String]
     let handle: @Sendable (WebApp, WebRequest, String) -> WebResponse
+
+    init(
+      method: String, pattern: String,
+      handle: @escaping @Sendable (WebApp, WebRequest, String) -> WebResponse
+    ) {
+      self.method = method
+      self.pattern = pattern
+      segments = pattern.split(separator: "/").map(String.init)
+      self.handle = handle
+    }
   }
 
   /// Every API route, once: the dispatcher and a 405's `Allow` both come from this table
@@ -69,7 +81,11 @@ extension WebApp {
   /// The `*` segments of `pattern` when `parts` match it (segments separated by `/`);
   /// nil when they do not.
   static func captures(_ pattern: String, _ parts: [String]) -> [String]? {
-    let want = pattern.split(separator: "/").map(String.init)
+    captures(pattern.split(separator: "/").map(String.init), parts)
+  }
+
+  /// The `*` segments of a pattern split into `want` when `parts` match it.
+  static func captures(_ want: [String], _ parts: [String]) -> [String]? {
     guard want.count == parts.count else { return nil }
     var found: [String] = []
     for (w, p) in zip(want, parts) {

@@ -63,13 +63,26 @@ public final class WebApp {
   func configView() -> WebConfigView {
     let now = Clock.monotonic.now()
     let fresh = cache.flatMap { now - $0.at < Self.cacheAge ? $0.view : nil }
+    // A settled file whose identity is unchanged has the bytes that were hashed: neither
+    // read nor hashed again (the hash was a quarter of a request's work).
+    let identity = FileIdentity(store.path)
+    if let fresh, let identity, identity == settled { return fresh }
+    // The file clock is the real one, whatever clock the schedule is computed with.
+    let readAt = currentInstant()
     let view = WebConfigView(store, cached: fresh)
+    settled = identity.flatMap {
+      $0.settled(readAtSeconds: readAt.seconds) && !view.etag.isEmpty ? $0 : nil
+    }
     if view.etag != fresh?.etag || fresh == nil {
       cache = (view, now)
       decodings &+= 1
     }
     return view
   }
+
+  /// The config file's identity when the cached view was read from it and it had settled
+  /// (`FileIdentity.settled`); nil otherwise.
+  private var settled: FileIdentity?
 
   /// Counts the config's decodings: a reply made from one is not one of another's (the
   /// same bytes decoded again may have read changed calendar files).
