@@ -39,7 +39,9 @@ public final class SinkRecorder: @unchecked Sendable {
     watcher = t
     t.start()
     let start = Date()
-    while frames() < 4800 {  // 100 ms recorded: the pipeline is flowing
+    // 100 ms recorded (the pipeline is flowing), and the watcher has seen it: on a busy
+    // machine its thread may not have run yet, and frame 0 has no instant before it has.
+    while frames() < 4800 || !lock.withLock({ origin.isFinite }) {
       if Date().timeIntervalSince(start) > 10 {
         kill(parec.processIdentifier, SIGKILL)
         kill(keepAlive.processIdentifier, SIGKILL)
@@ -72,9 +74,12 @@ public final class SinkRecorder: @unchecked Sendable {
     }
   }
 
-  /// The recorded frame index for a CLOCK_REALTIME instant in seconds.
+  /// The recorded frame index for a CLOCK_REALTIME instant in seconds (`Int.max` while
+  /// frame 0's instant is unknown: nothing is covered yet).
   public func frameIndex(realtime: Double) -> Int {
-    Int(((realtime - lock.withLock { origin }) * SinkRecorder.rate).rounded())
+    let index = ((realtime - lock.withLock { origin }) * SinkRecorder.rate).rounded()
+    guard index.isFinite, index < Double(Int.max), index > Double(Int.min) else { return .max }
+    return Int(index)
   }
 
   /// Whether the recording so far reaches the CLOCK_REALTIME instant `realtime`.
