@@ -8,7 +8,7 @@
 /// file clock. So, as git's index does for racy timestamps, an identity only vouches for
 /// the content once its change time is a whole second older than the moment the content
 /// was read (`settled`): any later write is then stamped later.
-public struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
+public struct FileIdentity: Hashable, Sendable {
   public let device: UInt64
   public let inode: UInt64
   public let size: Int64
@@ -47,9 +47,5 @@ public struct FileIdentity: Hashable, Sendable, CustomStringConvertible {
     h.combine(inode)
     h.combine(changed.tv_sec)
     h.combine(changed.tv_nsec)
-  }
-
-  public var description: String {
-    "\(device):\(inode):\(size):\(modified.tv_sec).\(modified.tv_nsec):\(changed.tv_sec).\(changed.tv_nsec)"
   }
 }

@@ -99,5 +99,4 @@ final class TokenWatch {
         "\(path) changed and is unusable (\(error)); every request is refused until it is fixed"
     }
   }
-
 }

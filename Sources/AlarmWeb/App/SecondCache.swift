@@ -9,15 +9,23 @@ import AlarmPlatform
 /// rename) is another key. Fifty phones asking at the same instant then cost one answer
 /// and 49 copies (docs/performance.md, "web API reply").
 struct SecondCache {
+  /// What a reply is made from: the config's decoding (`WebApp`'s count of them), the state
+  /// file (nil: none to read), and the route with its query.
+  struct Key: Hashable {
+    var decoding: Int
+    var state: FileIdentity?
+    var route: String
+  }
+
   private var second = Int64.min
-  private var replies: [String: WebResponse] = [:]
+  private var replies: [Key: WebResponse] = [:]
   /// More keys than this in one second (many `count` values) are answered uncached.
   static let maxKeys = 32
   /// How many replies were made rather than kept (for tests).
   private(set) var made = 0
 
   /// The reply for `key` in the second of `now`, made by `make` the first time.
-  mutating func reply(_ key: String, now: Instant, _ make: () -> WebResponse) -> WebResponse {
+  mutating func reply(_ key: Key, now: Instant, _ make: () -> WebResponse) -> WebResponse {
     let s = now.seconds
     if s != second {
       second = s
@@ -28,11 +36,5 @@ struct SecondCache {
     made += 1
     if reply.status == 200, replies.count < Self.maxKeys { replies[key] = reply }
     return reply
-  }
-
-  /// What identifies the file at `path` now (see `FileIdentity`), or "none" (absent or
-  /// unreadable: the listing then reads no marks either).
-  static func identity(of path: String) -> String {
-    FileIdentity(path).map { "\($0)" } ?? "none"
   }
 }

@@ -91,12 +91,12 @@ extension WebApp {
     }
     try snoozeChanges(f, current: current, defaults: defaults, into: &c)
     let inherited = AlarmForm.inherited(defaults)
+    let own = current ?? inherited
     for key in AlarmKey.moreSettings where key != .snooze {
       let raw = f[key.formName] ?? ""
       // A list keeps its lines; a field is what was typed between the blanks.
       let text =
         key.kind == .skipList || key.kind == .pathList ? raw : String(raw.trimmingWhitespace)
-      let own = current ?? inherited
       if text.trimmingWhitespace.isEmpty {
         switch key {
         // An empty id keeps the alarm's (or derives one for a new alarm).
@@ -105,7 +105,6 @@ extension WebApp {
         }
         continue
       }
-      if key == .id, text == current?.id { continue }
       if !key.same(text, as: own) { c.values[key] = try check(key.rawValue, key.parse(text)) }
     }
     let enabled = f["enabled"] == "on"

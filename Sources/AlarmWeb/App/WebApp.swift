@@ -95,8 +95,9 @@ public final class WebApp {
   func cachedRead(
     _ route: String, _ view: WebConfigView, _ config: Config, _ make: () -> WebResponse
   ) -> WebResponse {
-    let state = SecondCache.identity(of: AlarmListing.stateFile(config, stateDir: setup.stateDir))
-    return replies.reply("\(decodings) \(state) \(route)", now: setup.now(), make)
+    let state = FileIdentity(AlarmListing.stateFile(config, stateDir: setup.stateDir))
+    return replies.reply(
+      SecondCache.Key(decoding: decodings, state: state, route: route), now: setup.now(), make)
   }
 
   /// The service's last status reply and when it came (CLOCK_MONOTONIC).
