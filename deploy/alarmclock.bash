@@ -11,6 +11,13 @@ _alarmclock_ids() {
   grep -o '"id" *: *"[^"]*"' <<<"$json" | sed 's/.*"\([^"]*\)"$/\1/'
 }
 
+# Reminder ids, from `alarmclock remind list --all --json`.
+_alarmclock_reminder_ids() {
+  local config=$1 json
+  json=$(alarmclock remind list --all --json ${config:+--config "$config"} 2>/dev/null) || return 0
+  grep -o '"id" *: *"[^"]*"' <<<"$json" | sed 's/.*"\([^"]*\)"$/\1/'
+}
+
 _alarmclock() {
   local cur prev words cword
   if declare -F _init_completion >/dev/null; then
@@ -23,7 +30,7 @@ _alarmclock() {
   fi
 
   local commands="run check list next play status snooze stop skip unskip reload ring
-    add edit remove enable disable web help"
+    add edit remove enable disable remind web help"
   if [ "$cword" -eq 1 ]; then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help" -- "$cur")
     return
@@ -74,7 +81,7 @@ _alarmclock() {
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
       | --ring-for | --max-snoozes | --escalate-after | --escalate-volume | --skip | --id \
-      | --mixer | --listen | --idle-exit)
+      | --mixer | --listen | --idle-exit | --due | --notes | --title | --to)
       return ;;
   esac
 
@@ -96,6 +103,35 @@ _alarmclock() {
       --escalate-sound --skip --skip-calendar --id --disabled --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
     web) opts="--listen --token-file --print-url --idle-exit --config --socket --state-dir" ;;
+    remind)
+      local verb=''
+      for ((i = 2; i < cword; i++)); do
+        case "${words[i]}" in
+          --config | --due | --notes | --title | --to | --id) ((i++)) ;;
+          -*) ;;
+          *) verb=${words[i]}; break ;;
+        esac
+      done
+      case "$verb" in
+        '')
+          if [[ "$cur" != -* ]]; then
+            mapfile -t COMPREPLY < <(compgen -W "add list done undone edit move remove" -- "$cur")
+            return
+          fi
+          opts="--due --no-due --notes --no-notes --title --id --to --all --json --config" ;;
+        add) opts="--due --notes --id --config" ;;
+        list) opts="--all --json --config" ;;
+        done | undone | remove) opts="--config" ;;
+        edit) opts="--title --due --no-due --notes --no-notes --id --config" ;;
+        move) opts="--to --config" ;;
+        *) return ;;
+      esac
+      if [[ "$cur" == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$opts --help" -- "$cur")
+      elif [ "$verb" != add ] && [ "$verb" != list ] && [ "${words[cword - 1]}" = "$verb" ]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(_alarmclock_reminder_ids "$config")" -- "$cur")
+      fi
+      return ;;
     *) return ;;
   esac
 

@@ -9,10 +9,14 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidValue
     /// No alarm has the id.
     case unknownAlarm
+    /// No reminder has the id.
+    case unknownReminder
     /// The file changed since it was read (or since the ETag the client holds).
     case changed
     /// The config file on disk has errors; edits wait until it is fixed.
     case configInvalid
+    /// The reminder list on disk has errors; edits wait until it is fixed.
+    case remindersInvalid
     /// The file cannot be read or written.
     case io
     /// The service is not running (or cannot be reached).
@@ -39,6 +43,22 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     self.detailsFirst = detailsFirst
   }
 
+  /// The refusal of an edit sent with an ETag the file no longer has.
+  public static func changedSinceRead(_ path: String) -> ClientError {
+    ClientError(
+      .changed,
+      "\(path) changed since it was read (another editor saved it?); nothing was written: "
+        + "reload and try again")
+  }
+
+  /// The refusal of an edit when another editor saved the file while it was being made.
+  public static func changedDuringEdit(_ path: String) -> ClientError {
+    ClientError(
+      .changed,
+      "\(path) changed while this edit was being made (another editor saved it?); "
+        + "nothing was written: run the command again")
+  }
+
   /// The lines the CLI prints, in order.
   public var lines: [String] { detailsFirst ? details + [message] : [message] + details }
 
@@ -47,8 +67,10 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
     switch kind {
     case .invalidValue: "invalid-value"
     case .unknownAlarm: "unknown-alarm"
+    case .unknownReminder: "unknown-reminder"
     case .changed: "config-changed"
     case .configInvalid: "config-invalid"
+    case .remindersInvalid: "reminders-invalid"
     case .io: "io"
     case .notRunning: "not-running"
     case .service(let code): code.rawValue

@@ -55,11 +55,7 @@ public struct ConfigStore: Sendable {
       return .failure(ClientError(.io, "\(path): cannot read: \(error)"))
     }
     if let ifMatch, ifMatch != Self.etag(of: snapshot.bytes) {
-      return .failure(
-        ClientError(
-          .changed,
-          "\(path) changed since it was read (another editor saved it?); nothing was written: "
-            + "reload and try again"))
+      return .failure(.changedSinceRead(path))
     }
     guard let text = String(validating: snapshot.bytes, as: UTF8.self) else {
       return .failure(ClientError(.io, "\(path): not UTF-8 text"))
@@ -97,11 +93,7 @@ public struct ConfigStore: Sendable {
     if outcome.changed {
       do {
         guard try snapshot.replace(with: newBytes) else {
-          return .failure(
-            ClientError(
-              .changed,
-              "\(path) changed while this edit was being made (another editor saved it?); "
-                + "nothing was written: run the command again"))
+          return .failure(.changedDuringEdit(path))
         }
       } catch {
         return .failure(ClientError(.io, "\(path): cannot write: \(error); the file is unchanged"))

@@ -15,6 +15,7 @@ let commands: [any Command.Type] = [
   RemoveCommand.self,
   EnableCommand.self,
   DisableCommand.self,
+  RemindCommand.self,
   RunCommand.self,
   StatusCommand.self,
   SnoozeCommand.self,

@@ -1,4 +1,5 @@
 import AlarmCore
+import AudioTestSupport
 import Foundation
 import Testing
 
@@ -38,6 +39,11 @@ import Testing
     let out = Pipe()
     process.standardOutput = out
     process.currentDirectoryURL = FileManager.default.temporaryDirectory
+    // The ids come from the built binary, as from the installed one.
+    var env = ProcessInfo.processInfo.environment
+    env["PATH"] =
+      URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().path + ":" + (env["PATH"] ?? "")
+    process.environment = env
     try process.run()
     let data = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
@@ -80,5 +86,24 @@ import Testing
           "alarmclock \(command) \(option) offers \(offered)")
       }
     }
+  }
+
+  @Test func remindVerbsTheirOptionsAndReminderIDs() throws {
+    let dir = try TempDir("complete")
+    defer { dir.remove() }
+    let config = try dir.write("alarms.toml", "[[alarm]]\ntime = \"06:45\"\n")
+    _ = try dir.write(
+      "reminders.toml", "[[reminder]]\nid = \"bins\"\ntitle = \"Bins\"\ndone = true\n")
+    let verbs = try Self.complete(["remind", ""])
+    #expect(Set(verbs) == ["add", "list", "done", "undone", "edit", "move", "remove"])
+    let listOptions = try Self.complete(["remind", "list", "--"])
+    #expect(Set(listOptions) == ["--all", "--json", "--config", "--help"])
+    let moveOptions = try Self.complete(["remind", "move", "bins", "--"])
+    #expect(Set(moveOptions) == ["--to", "--config", "--help"])
+    // Done ones too: `undone` wants them.
+    let ids = try Self.complete(["remind", "--config", config, "undone", ""])
+    #expect(ids == ["bins"])
+    let due = try Self.complete(["remind", "add", "x", "--due", "-"])
+    #expect(due.isEmpty)
   }
 }

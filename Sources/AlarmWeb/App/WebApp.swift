@@ -189,8 +189,8 @@ public final class WebApp {
   static func status(_ error: ClientError) -> Int {
     switch error.kind {
     case .invalidValue: return 400
-    case .unknownAlarm: return 404
-    case .changed, .configInvalid: return 409
+    case .unknownAlarm, .unknownReminder: return 404
+    case .changed, .configInvalid, .remindersInvalid: return 409
     case .io: return 500
     case .notRunning: return 503
     case .badReply: return 502

@@ -186,7 +186,7 @@ public enum ConfigEditor {
     for entry in changes.addSkips where !entry.isListed(in: target.alarm) {
       if !appended.contains(entry) { appended.append(entry) }
     }
-    let form: AlarmBlockEdits.Form =
+    let form: TableTextEdits.Form =
       target.source.header.map { .block(headerEnd: $0.end.offset) } ?? .inline
     let edits = AlarmBlockEdits(source: source, table: target.table, form: form)
     let splices = edits.splices(set: changes.values, unset: changes.unset, appendSkips: appended)
@@ -208,7 +208,6 @@ public enum ConfigEditor {
     let skips = Array(Set(changes.addSkips)).sorted()
     if !skips.isEmpty, values[.skip] == nil { values[.skip] = .skips(skips) }
     let pairs = values.keys.sorted().map { ($0.rawValue, values[$0]!.toml) }
-    let nl = source.newline
     let index = config.alarms.count
     if let entry = document.root.entry("alarm"), case .array(let array) = entry.node.value,
       !document.headers.contains(where: { $0.path == ["alarm"] })
@@ -224,15 +223,10 @@ public enum ConfigEditor {
       return .success(
         Plan(splices: [TextSplice(range, "[" + table + "]")], index: index, notes: []))
     }
-    var prefix = ""
-    if !source.bytes.isEmpty {
-      if !source.endsWithNewline { prefix += nl }
-      let lastLine = source.lineStart(source.bytes.count - 1)
-      if !source.endsWithNewline || !source.isBlankLine(at: lastLine) { prefix += nl }
-    }
-    let block = prefix + "[[alarm]]" + nl + pairs.map { "\($0.0) = \($0.1)" + nl }.joined()
     return .success(
-      Plan(splices: [.insert(block, at: source.bytes.count)], index: index, notes: []))
+      Plan(
+        splices: [TableTextEdits.appendBlock("alarm", pairs: pairs, to: source)], index: index,
+        notes: []))
   }
 
   /// What `remove` cuts: for an `[[alarm]]` block, the comment lines right above its header,
@@ -253,34 +247,9 @@ public enum ConfigEditor {
       }
       return TextSplice(elements[i - 1].range.end.offset..<elements[i].range.end.offset, "")
     }
-    let block = target.source.block
-    let contentEnd = target.table.entries.reduce(source.lineEnd(header.end.offset)) {
-      max($0, source.lineEnd($1.node.range.end.offset))
-    }
-    var end = block.upperBound
-    if end < source.bytes.count {
-      // Keep the run of comment lines that leads into the next header.
-      let tail = source.lineStarts(in: contentEnd..<block.upperBound)
-      for line in tail.reversed() {
-        guard source.isCommentLine(at: line) else { break }
-        end = line
-      }
-    }
-    var start = block.lowerBound
-    while start > 0 {
-      let previous = source.lineStart(start - 1)
-      guard source.isCommentLine(at: previous) else { break }
-      start = previous
-    }
-    if end == source.bytes.count {
-      // The file's last alarm: take the blank lines that separated it, too.
-      while start > 0 {
-        let previous = source.lineStart(start - 1)
-        guard source.isBlankLine(at: previous) else { break }
-        start = previous
-      }
-    }
-    return TextSplice(start..<end, "")
+    let extent = TableTextEdits.blockExtent(
+      block: target.source.block, header: header, table: target.table, source: source)
+    return TextSplice(extent, "")
   }
 
   // MARK: - Checking the result

@@ -1,0 +1,142 @@
+import AlarmCore
+import AlarmFiles
+import AlarmPlatform
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The reminder list as a client edits it: read with its ETag, edited through
+/// `ReminderEditor` (comments kept), written atomically only when the file is still the one
+/// read. A list not yet written is created on the first edit, with the config file's owner
+/// and mode (the web process that may edit the config may edit the list).
+public struct ReminderStore: Sendable {
+  /// The list file.
+  public var path: String
+  /// The config it belongs to.
+  public var configPath: String
+
+  public init(configPath: String) {
+    self.configPath = configPath
+    path = ReminderFile.path(forConfig: configPath)
+  }
+
+  /// The list, decoded, with the ETag of its bytes (a missing file's is that of no bytes).
+  public func read() -> Result<(list: ReminderListResult, etag: String), ClientError> {
+    switch ReminderFile.read(path) {
+    case .failure(let e): return .failure(ClientError(.io, e.description))
+    case .success(let bytes):
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        return .failure(ClientError(.io, "\(path): not UTF-8 text"))
+      }
+      return .success((ReminderDecoder.decode(text, path: path), ConfigStore.etag(of: bytes)))
+    }
+  }
+
+  /// The usable list, or the CLI's words for why not.
+  public func list() -> Result<(list: ReminderList, etag: String), ClientError> {
+    read().flatMap { read in
+      guard let list = read.list.list else { return .failure(invalid(read.list)) }
+      return .success((list, read.etag))
+    }
+  }
+
+  /// What a successful edit did.
+  public struct Outcome: Sendable {
+    public var result: ReminderEditResult
+    /// The ETag of the file after the edit.
+    public var etag: String
+    /// The decoder's warnings, as `path:line:col: message`.
+    public var warnings: [String]
+  }
+
+  /// Applies `edit`. With `ifMatch`, refuses (`.changed`) unless the file's ETag is that.
+  /// Every refusal leaves the file byte-identical (or absent, when it was).
+  public func apply(_ edit: ReminderEdit, ifMatch: String? = nil) -> Result<Outcome, ClientError> {
+    let snapshot: FileSnapshot?
+    do {
+      snapshot =
+        FileSystem.exists(path) ? try FileSnapshot.read(path, limit: ReminderFile.maxBytes) : nil
+    } catch {
+      return .failure(ClientError(.io, "\(path): cannot read: \(error)"))
+    }
+    let bytes = snapshot?.bytes ?? []
+    if let ifMatch, ifMatch != ConfigStore.etag(of: bytes) {
+      return .failure(.changedSinceRead(path))
+    }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      return .failure(ClientError(.io, "\(path): not UTF-8 text"))
+    }
+    let result: ReminderEditResult
+    switch ReminderEditor.apply(edit, to: text, path: path) {
+    case .success(let r): result = r
+    case .failure(let error): return .failure(explain(error))
+    }
+    let newBytes = Array(result.text.utf8)
+    if result.changed {
+      do {
+        let written: Bool
+        if let snapshot {
+          written = try snapshot.replace(with: newBytes)
+        } else {
+          written = try create(newBytes)
+        }
+        guard written else {
+          return .failure(.changedDuringEdit(path))
+        }
+      } catch {
+        return .failure(ClientError(.io, "\(path): cannot write: \(error); the list is unchanged"))
+      }
+    }
+    return .success(
+      Outcome(
+        result: result, etag: ConfigStore.etag(of: newBytes),
+        warnings: result.warnings.map { $0.formatted(path: path) }))
+  }
+
+  /// Writes the first version of the list, unless someone created it meanwhile.
+  private func create(_ bytes: [UInt8]) throws(SystemError) -> Bool {
+    var mode: mode_t = 0o644
+    var owner: (uid: uid_t, gid: gid_t)?
+    if let config = try? FileSystem.status(configPath) {
+      mode = config.st_mode & 0o666
+      owner = (config.st_uid, config.st_gid)
+    }
+    let absent: () throws(SystemError) -> Bool = { () throws(SystemError) in
+      !FileSystem.exists(path)
+    }
+    return try AtomicFile.write(bytes, to: path, mode: mode, owner: owner, commitIf: absent)
+  }
+
+  private func invalid(_ result: ReminderListResult) -> ClientError {
+    ClientError(
+      .remindersInvalid, "\(path) has errors; fix them first",
+      details: result.formatted, detailsFirst: true)
+  }
+
+  /// The CLI's words for a refused edit.
+  public func explain(_ error: ReminderEditError) -> ClientError {
+    switch error {
+    case .invalidList(let result):
+      return invalid(result)
+    case .unknownReminder(let id, let near, let ids):
+      var message = "\(path): no reminder has the id '\(id)'"
+      if !near.isEmpty {
+        message += "; did you mean " + near.map { "'\($0)'" }.joined(separator: ", ") + "?"
+      } else if ids.isEmpty {
+        message += " (the list is empty)"
+      } else if ids.count <= 12 {
+        message += "; the ids are " + ids.map { "'\($0)'" }.joined(separator: ", ")
+      } else {
+        message += " ('alarmclock remind list' shows the ids)"
+      }
+      return ClientError(.unknownReminder, message)
+    case .invalidResult(let result):
+      return ClientError(
+        .invalidValue, "\(path): the edit would make the list invalid; nothing was changed:",
+        details: result.errors.map { "\($0.formatted(path: path)) (in the edited file)" })
+    case .refused(let reason):
+      return ClientError(.invalidValue, "\(path): \(reason); nothing was changed")
+    }
+  }
+}
