@@ -66,11 +66,14 @@ import Testing
     let app = try Self.app(dir)
     var patterns: [String] = []
     for r in WebApp.apiRoutes where !patterns.contains(r.pattern) { patterns.append(r.pattern) }
-    #expect(patterns.count == 9)
+    #expect(patterns.count == 13)
     for pattern in patterns {
       let path = "/api/" + pattern.replacingOccurrences(of: "*", with: "work")
       let methods = WebApp.apiRoutes.filter { $0.pattern == pattern }.map(\.method)
       for method in ["GET", "POST", "PATCH", "DELETE", "PUT"] {
+        // A reminder 'work' for every request (a DELETE removes it).
+        try "[[reminder]]\nid = \"work\"\ntitle = \"Work\"\n".write(
+          toFile: dir.file("reminders.toml"), atomically: true, encoding: .utf8)
         let reply = app.respond(WebRequest(method: method, path: path, headers: Self.bearer))
         if methods.contains(method) {
           #expect(reply.status != 404 && reply.status != 405, "\(method) \(path)")

@@ -85,14 +85,14 @@ public enum ReminderDue: Hashable, Sendable, Comparable, CustomStringConvertible
   /// (`2026-12-04T07:30`, seconds allowed; `T` or a space between). Anything else gets
   /// the reason it was refused, worded to follow the name of what was given (`'due' ...`,
   /// `--due ...`).
-  public static func parse(_ text: String) -> Result<ReminderDue, ReminderDueError> {
+  public static func parse(_ text: String) -> Result<ReminderDue, ReminderValueError> {
     let chars = Array(text.utf8)
     guard chars.count >= 10,
       let date = LocalDate(iso: String(decoding: chars[0..<10], as: UTF8.self))
     else {
       let parts = text.split(separator: "-")
       if parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) }) {
-        return .failure(ReminderDueError("\(text) does not exist"))
+        return .failure(ReminderValueError("\(text) does not exist"))
       }
       return .failure(shape(text))
     }
@@ -105,22 +105,22 @@ public enum ReminderDue: Hashable, Sendable, Comparable, CustomStringConvertible
       || rest.dropFirst(5).contains("-")
     {
       return .failure(
-        ReminderDueError(
+        ReminderValueError(
           "is local to the device: write it without an offset, like 2026-12-04T07:30"))
     }
     guard let time = LocalTime(text: rest) else { return .failure(shape(text)) }
     return .success(.time(date, time))
   }
 
-  private static func shape(_ text: String) -> ReminderDueError {
-    ReminderDueError("must be \(expected), not \(quoted(TOMLFormat.excerpt(text)))")
+  private static func shape(_ text: String) -> ReminderValueError {
+    ReminderValueError("must be \(expected), not \(quoted(TOMLFormat.excerpt(text)))")
   }
 
   static let expected = "a date like 2026-12-04 or a local date and time like 2026-12-04T07:30"
 }
 
-/// Why a due text was refused.
-public struct ReminderDueError: Error, Hashable, Sendable, CustomStringConvertible {
+/// Why a reminder's value was refused, worded to follow the name of what was given.
+public struct ReminderValueError: Error, Hashable, Sendable, CustomStringConvertible {
   public var message: String
   public init(_ message: String) { self.message = message }
   public var description: String { message }

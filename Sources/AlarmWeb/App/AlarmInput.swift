@@ -10,15 +10,7 @@ public enum AlarmInput {
   /// escalate_sound) removes a key so the alarm inherits `[defaults]` again. Throws the
   /// message for a 400.
   public static func changes(_ body: [UInt8]) throws(AlarmInputError) -> AlarmChanges {
-    let value: JSONValue
-    do {
-      value = try JSONValue.parse(body)
-    } catch {
-      throw AlarmInputError("the body is not JSON: \(error)")
-    }
-    guard case .object(let members) = value else {
-      throw AlarmInputError("the body must be a JSON object, not \(value.typeName)")
-    }
+    let members = try object(body)
     var changes = AlarmChanges()
     for (name, v) in members.sorted(by: { $0.key < $1.key }) {
       guard fields.contains(name) else {
@@ -39,6 +31,21 @@ public enum AlarmInput {
       changes.values[key] = try Self.value(for: key, v)
     }
     return changes
+  }
+
+  /// The members of a body that must be one JSON object (the API's edits), or the 400's
+  /// message.
+  static func object(_ body: [UInt8]) throws(AlarmInputError) -> [String: JSONValue] {
+    let value: JSONValue
+    do {
+      value = try JSONValue.parse(body)
+    } catch {
+      throw AlarmInputError("the body is not JSON: \(error)")
+    }
+    guard case .object(let members) = value else {
+      throw AlarmInputError("the body must be a JSON object, not \(value.typeName)")
+    }
+    return members
   }
 
   /// A JSON value as the key's kind takes it: strings through the key's parser (the CLI's),

@@ -56,27 +56,30 @@ extension WebApp {
 
   /// Every API route, once: the dispatcher and a 405's `Allow` both come from this table
   /// (docs/http.md lists the same).
-  static let apiRoutes: [APIRoute] = [
-    APIRoute(method: "GET", pattern: "alarms") { app, _, _ in app.listAlarms() },
-    APIRoute(method: "POST", pattern: "alarms") { app, request, _ in
-      app.editAlarm(request, status: 201) { .add($0) }
-    },
-    APIRoute(method: "PATCH", pattern: "alarms/*") { app, request, id in
-      app.editAlarm(request, status: 200) { .edit(id: id, $0) }
-    },
-    APIRoute(method: "DELETE", pattern: "alarms/*") { app, request, id in
-      app.removeAlarm(id, request)
-    },
-    APIRoute(method: "POST", pattern: "alarms/*/skip") { app, _, id in app.control(.skip(id: id)) },
-    APIRoute(method: "POST", pattern: "alarms/*/unskip") { app, _, id in
-      app.control(.unskip(id: id))
-    },
-    APIRoute(method: "POST", pattern: "alarms/*/ring") { app, _, id in app.control(.ring(id: id)) },
-    APIRoute(method: "POST", pattern: "snooze") { app, _, _ in app.control(.snooze) },
-    APIRoute(method: "POST", pattern: "stop") { app, _, _ in app.control(.stop) },
-    APIRoute(method: "GET", pattern: "status") { app, _, _ in app.status() },
-    APIRoute(method: "GET", pattern: "next") { app, request, _ in app.next(request) },
-  ]
+  static let apiRoutes: [APIRoute] =
+    [
+      APIRoute(method: "GET", pattern: "alarms") { app, _, _ in app.listAlarms() },
+      APIRoute(method: "POST", pattern: "alarms") { app, request, _ in
+        app.editAlarm(request, status: 201) { .add($0) }
+      },
+      APIRoute(method: "PATCH", pattern: "alarms/*") { app, request, id in
+        app.editAlarm(request, status: 200) { .edit(id: id, $0) }
+      },
+      APIRoute(method: "DELETE", pattern: "alarms/*") { app, request, id in
+        app.removeAlarm(id, request)
+      },
+      APIRoute(method: "POST", pattern: "alarms/*/skip") { app, _, id in app.control(.skip(id: id))
+      },
+      APIRoute(method: "POST", pattern: "alarms/*/unskip") { app, _, id in
+        app.control(.unskip(id: id))
+      },
+      APIRoute(method: "POST", pattern: "alarms/*/ring") { app, _, id in app.control(.ring(id: id))
+      },
+      APIRoute(method: "POST", pattern: "snooze") { app, _, _ in app.control(.snooze) },
+      APIRoute(method: "POST", pattern: "stop") { app, _, _ in app.control(.stop) },
+      APIRoute(method: "GET", pattern: "status") { app, _, _ in app.status() },
+      APIRoute(method: "GET", pattern: "next") { app, request, _ in app.next(request) },
+    ] + reminderRoutes
 
   /// The `*` segments of `pattern` when `parts` match it (segments separated by `/`);
   /// nil when they do not.

@@ -37,6 +37,8 @@ public final class WebApp {
   private let tokenWatch: TokenWatch?
   var throttle = LoginThrottle()
   let store: ConfigStore
+  /// The reminder list beside the config.
+  let reminders: ReminderStore
   /// Told when the token file changed (a line for the log).
   public var onTokenChange: ((String) -> Void)?
 
@@ -47,6 +49,7 @@ public final class WebApp {
     fixedAccess = access
     tokenWatch = tokenFile.map { TokenWatch(path: $0, access: access) }
     store = ConfigStore(path: setup.configPath, environment: setup.environment)
+    reminders = ReminderStore(configPath: setup.configPath)
   }
 
   /// Who may use the process now.

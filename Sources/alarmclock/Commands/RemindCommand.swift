@@ -57,9 +57,7 @@ struct RemindCommand: Command {
     switch word {
     case "add":
       var changes = try Self.changes(&arguments)
-      let title = try arguments.positional("TITLE")
-      try Self.checkTitle(title)
-      changes.values[.title] = .string(title)
+      changes.values[.title] = try Self.parse(.title, try arguments.positional("TITLE"))
       verb = .add(changes)
     case "list":
       verb = .list(all: arguments.flag("--all"), json: arguments.flag("--json"))
@@ -70,8 +68,7 @@ struct RemindCommand: Command {
     case "edit":
       var changes = try Self.changes(&arguments)
       if let title = try arguments.option("--title") {
-        try Self.checkTitle(title)
-        changes.values[.title] = .string(title)
+        changes.values[.title] = try Self.parse(.title, title)
       }
       let id = try arguments.positional("ID")
       if changes.isEmpty { throw UsageError("nothing to change: give an option such as --title") }
@@ -90,40 +87,27 @@ struct RemindCommand: Command {
   /// `--due`/`--no-due`, `--notes`/`--no-notes` and `--id`.
   private static func changes(_ arguments: inout Arguments) throws(UsageError) -> ReminderChanges {
     var changes = ReminderChanges()
-    if let due = try arguments.option("--due") {
-      switch ReminderDue.parse(due) {
-      case .success(let d): changes.values[.due] = .due(d)
-      case .failure(let e): throw UsageError("--due \(e)")
+    for key in [ReminderKey.due, .notes, .id] {
+      let option = "--" + key.rawValue
+      if let text = try arguments.option(option) { changes.values[key] = try parse(key, text) }
+      if key != .id, arguments.flag("--no-" + key.rawValue) {
+        guard changes.values[key] == nil else {
+          throw UsageError("\(option) and --no-\(key.rawValue) contradict each other")
+        }
+        changes.unset.insert(key)
       }
-    }
-    if arguments.flag("--no-due") {
-      guard changes.values[.due] == nil else {
-        throw UsageError("--due and --no-due contradict each other")
-      }
-      changes.unset.insert(.due)
-    }
-    if let notes = try arguments.option("--notes") {
-      changes.values[.notes] = .string(notes)
-    }
-    if arguments.flag("--no-notes") {
-      guard changes.values[.notes] == nil else {
-        throw UsageError("--notes and --no-notes contradict each other")
-      }
-      changes.unset.insert(.notes)
-    }
-    if let id = try arguments.option("--id") {
-      guard AlarmID.isValid(id) else {
-        throw UsageError(
-          "--id wants lower-case letters, digits, '-' and '_' (starting with a letter or digit), not '\(id)'"
-        )
-      }
-      changes.values[.id] = .string(id)
     }
     return changes
   }
 
-  private static func checkTitle(_ title: String) throws(UsageError) {
-    if let problem = Reminder.titleProblem(title) { throw UsageError("the title \(problem)") }
+  /// `text` as `key`'s value (the parser the API and the page use), or the usage error.
+  private static func parse(_ key: ReminderKey, _ text: String) throws(UsageError) -> ReminderValue
+  {
+    switch key.parse(text) {
+    case .success(let value): return value
+    case .failure(let e):
+      throw UsageError(key == .title ? "the title \(e)" : "--\(key.rawValue) \(e)")
+    }
   }
 
   func run() -> Int32 {

@@ -1,0 +1,101 @@
+import AlarmClient
+import AlarmCore
+
+/// The reminder list's API routes under `/api/reminders` (docs/http.md).
+extension WebApp {
+  static let reminderRoutes: [APIRoute] = [
+    APIRoute(method: "GET", pattern: "reminders") { app, _, _ in app.listReminders() },
+    APIRoute(method: "POST", pattern: "reminders") { app, request, _ in
+      app.changeReminder(nil, request)
+    },
+    APIRoute(method: "PATCH", pattern: "reminders/*") { app, request, id in
+      app.changeReminder(id, request)
+    },
+    APIRoute(method: "DELETE", pattern: "reminders/*") { app, request, id in
+      app.editReminders(.remove(id: id), request, status: 204)
+    },
+    APIRoute(method: "POST", pattern: "reminders/*/done") { app, request, id in
+      app.editReminders(.setDone(id: id, true), request, status: 200)
+    },
+    APIRoute(method: "POST", pattern: "reminders/*/undone") { app, request, id in
+      app.editReminders(.setDone(id: id, false), request, status: 200)
+    },
+  ]
+
+  /// Every reminder, done ones too, in list order, with the list's ETag.
+  private func listReminders() -> WebResponse {
+    switch reminders.list() {
+    case .failure(let e): return Self.failure(e)
+    case .success(let read):
+      var r = WebResponse.json(read.list.json(all: true))
+      r.headers.append(("ETag", read.etag))
+      return r
+    }
+  }
+
+  /// POST (a new reminder, `id` nil) or PATCH: the fields, then the position when given.
+  private func changeReminder(_ id: String?, _ request: WebRequest) -> WebResponse {
+    let changes: ReminderChanges
+    let position: Int?
+    do {
+      (changes, position) = try ReminderInput.changes(request.body)
+    } catch {
+      return .error(400, "invalid-value", error.message)
+    }
+    if id == nil, changes.values[.title] == nil {
+      return .error(
+        400, "invalid-value",
+        "a new reminder needs a title, e.g. {\"title\": \"Take the bins out\"}")
+    }
+    if changes.isEmpty && position == nil {
+      return .error(400, "invalid-value", "nothing to change: give a field such as title")
+    }
+    var ifMatch = request.header("if-match")
+    var target = id
+    var status = 200
+    if let id, changes.isEmpty {
+      target = id
+    } else {
+      let edit: ReminderEdit = id.map { .edit(id: $0, changes) } ?? .add(changes)
+      switch reminders.apply(edit, ifMatch: ifMatch) {
+      case .failure(let e): return Self.failure(e)
+      case .success(let outcome):
+        if position == nil { return reply(outcome, status: id == nil ? 201 : 200) }
+        target = outcome.result.id
+        ifMatch = outcome.etag
+        status = id == nil ? 201 : 200
+      }
+    }
+    guard let target, let position else {
+      return .error(500, "internal", "no reminder to move")
+    }
+    switch reminders.apply(.move(id: target, position: position), ifMatch: ifMatch) {
+    case .failure(let e): return Self.failure(e)
+    case .success(let outcome): return reply(outcome, status: status)
+    }
+  }
+
+  func editReminders(_ edit: ReminderEdit, _ request: WebRequest, status: Int) -> WebResponse {
+    switch reminders.apply(edit, ifMatch: request.header("if-match")) {
+    case .failure(let e): return Self.failure(e)
+    case .success(let outcome): return reply(outcome, status: status)
+    }
+  }
+
+  /// The reminder's object as `remind list --json` prints it (nothing for a 204), the new
+  /// ETag, and for a new one its Location.
+  private func reply(_ outcome: ReminderStore.Outcome, status: Int) -> WebResponse {
+    let list = outcome.result.list
+    var r: WebResponse
+    if status == 204 {
+      r = WebResponse(status: 204, headers: [])
+    } else if let i = list.index(of: outcome.result.id) {
+      r = WebResponse.json(list.reminders[i].json(position: i + 1), status: status)
+    } else {
+      return .error(500, "internal", "the edited reminder is missing from the new list")
+    }
+    r.headers.append(("ETag", outcome.etag))
+    if status == 201 { r.headers.append(("Location", "/api/reminders/" + outcome.result.id)) }
+    return r
+  }
+}
