@@ -97,6 +97,21 @@ enum Layout {
     .days input:focus-visible+span{outline:2px solid var(--btn)}
     .stack>*+*{margin-top:.75rem}
     label.list{display:block;padding:.6rem 0;border-top:1px solid var(--line)}
+    .card>label.list:first-child{border-top:0}
+    .tabs{display:flex;background:var(--line);border-radius:10px;padding:2px;margin:.25rem 0}
+    .tabs a{flex:1;text-align:center;padding:.45rem;border-radius:8px;color:var(--fg);\
+    text-decoration:none;font-weight:500}
+    .tabs a[aria-current]{background:var(--card);box-shadow:0 1px 3px #0003}
+    .reminders .title{font-size:1.15rem;overflow-wrap:anywhere}
+    .done .title{text-decoration:line-through;color:var(--dim)}
+    .tick{width:36px;height:36px;min-width:36px;min-height:36px;padding:0;border-radius:50%;\
+    border:2px solid var(--line);background:none;flex:none}
+    .tick[aria-checked=true]{background:var(--accent);border-color:var(--accent)}
+    .tick[aria-checked=true]::after{content:"✓";color:#fff;font-weight:700}
+    .order{display:flex;flex-direction:column}
+    .move{min-height:30px;min-width:40px;padding:0;font-size:.8rem;background:none}
+    .move:disabled{opacity:.25;cursor:default}
+    input.full{display:block;width:100%;max-width:none;margin:.4rem 0 .2rem}
     textarea{display:block;box-sizing:border-box;width:100%;margin:.4rem 0 .2rem;font:inherit;\
     color:inherit;background:var(--bg);border:1px solid var(--line);border-radius:10px;\
     padding:.4rem .6rem;resize:vertical}

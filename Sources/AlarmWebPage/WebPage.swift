@@ -14,6 +14,7 @@ public enum WebPage {
     body +=
       "<a class=\"btn plus\" href=\"/alarms/new\" aria-label=\"\(HTML.escape(text.add))\">+</a>"
     body += "</header>"
+    body += tabs(.alarms, text)
     body += problems(page.configErrors, heading: text.configErrors, page.serviceProblem, text)
     body += "<p class=\"card\" id=\"next\">"
     if let n = page.next {
@@ -164,7 +165,7 @@ public enum WebPage {
 
   /// The ringing panel: big Snooze and Stop while ringing, Stop while snoozed. Always
   /// present (hidden when nothing rings) so the script can show it when a ring starts.
-  private static func ringPanel(_ session: SessionStatus?, _ csrf: String, _ text: WebText)
+  static func ringPanel(_ session: SessionStatus?, _ csrf: String, _ text: WebText)
     -> String
   {
     let snoozed = session?.state == .snoozed

@@ -5,14 +5,14 @@ import AlarmCore
 /// names, times and durations come from AlarmCore's `AlarmText`, the table `list` uses.
 struct WebText {
   let alarm: AlarmText
-  private let zh: Bool
+  let zh: Bool
 
   init(_ language: WebLanguage) {
     alarm = AlarmText(language.locale)
     zh = language.locale == .traditionalChinese
   }
 
-  private func t(_ en: String, _ tw: String) -> String { zh ? tw : en }
+  func t(_ en: String, _ tw: String) -> String { zh ? tw : en }
 
   /// Between a row's label and its repeat summary.
   var comma: String { t(", ", "，") }

@@ -461,6 +461,92 @@ def english(c, rig, page):
         page.wait("the list", lambda: Page._stale(old))
         c.check("delete removes it from list --json", piano["id"] not in rig.alarms())
         agree(c, rig, page, "after delete")
+    reminders_walk(c, rig, page)
+
+
+def reminders_walk(c, rig, page):
+    """The reminder screen (the seed's 提醒清單): add two, tick one, move, edit, delete."""
+    list_path = os.path.join(rig.work, "reminders.toml")
+
+    def items():
+        out = rig.cli("remind", "list", "--all", "--json", "--config", rig.config)
+        return [(r["id"], r["title"], r["due"], r["done"]) for r in json.loads(out)]
+
+    def rows():
+        return [(li.get_attribute("id").removeprefix("reminder-"),
+                 li.find_element(By.CSS_SELECTOR, ".title").text,
+                 "done" in (li.get_attribute("class") or ""))
+                for li in page.find("ul.reminders li")]
+
+    page.go("/")
+    page.find("nav.tabs a[href='/reminders']")[0].click()
+    page.wait("the reminder screen", lambda: page.path() == "/reminders")
+    c.check("the tab leads to the reminder screen, empty at first",
+            page.d.find_element(By.TAG_NAME, "h1").text == "Reminders"
+            and "No reminders yet." in page.d.page_source)
+    page.find("a[href='/reminders/new']")[0].click()
+    page.wait("the reminder form", lambda: page.path() == "/reminders/new")
+    tomorrow = time.strftime("%Y-%m-%d", time.gmtime(time.time() + 86400))
+    page.find("input[name=title]")[0].send_keys("Take the bins out")
+    page.d.execute_script(
+        "document.querySelector('input[name=due_date]').value = arguments[0];"
+        "document.querySelector('input[name=due_time]').value = '07:30';", tomorrow)
+    page.find("textarea[name=notes]")[0].send_keys("Blue bin\nthis week")
+    page.shot("reminder-add")
+    page.submit(page.find("form[action='/reminders'] button.primary")[0])
+    c.check("saving the form goes back to the list", page.path() == "/reminders", page.path())
+    c.check("the file has the reminder as the form gave it",
+            items() == [("take-the-bins-out", "Take the bins out", tomorrow + "T07:30:00", False)],
+            items())
+    with open(list_path) as f:
+        c.check("its notes kept their line break", 'notes = "Blue bin\\nthis week"' in f.read())
+    sub = page.find("#reminder-take-the-bins-out .sub")[0].text
+    c.check("the row says when it is due, as `remind list` does",
+            sub.startswith("tomorrow 07:30") and "Blue bin" in sub, sub)
+
+    page.find("a[href='/reminders/new']")[0].click()
+    page.wait("the reminder form", lambda: page.path() == "/reminders/new")
+    page.find("input[name=title]")[0].send_keys("Dentist at 10")
+    page.submit(page.find("form[action='/reminders'] button.primary")[0])
+    c.check("a second reminder goes to the bottom",
+            [r[0] for r in rows()] == ["take-the-bins-out", "dentist-at-10"], rows())
+
+    page.submit(page.find("form[action='/reminders/dentist-at-10/up'] button")[0])
+    c.check("▲ moves it up, in the file too",
+            [r[0] for r in rows()] == ["dentist-at-10", "take-the-bins-out"]
+            and [i[0] for i in items()] == ["dentist-at-10", "take-the-bins-out"], items())
+    page.submit(page.find("form[action='/reminders/take-the-bins-out/done'] button")[0])
+    c.check("the tick marks it done: struck through, and done in the file",
+            rows()[1][2] and items()[1][3], (rows(), items()))
+    strike = page.d.execute_script(
+        "return getComputedStyle(document.querySelector('.done .title')).textDecorationLine")
+    c.check("a done reminder is struck through", strike == "line-through", strike)
+    page.shot("reminders")
+
+    page.go("/reminders/dentist-at-10")
+    title = page.find("input[name=title]")[0]
+    title.clear()
+    title.send_keys("Dentist at 11")
+    page.submit(page.find("form[action='/reminders/dentist-at-10'] button.primary")[0])
+    c.check("the edit form changes the title in place",
+            items()[0] == ("dentist-at-10", "Dentist at 11", None, False), items())
+    page.go("/reminders/dentist-at-10")
+    title = page.find("input[name=title]")[0]
+    title.clear()
+    title.send_keys(" ")
+    page.submit(page.find("form[action='/reminders/dentist-at-10'] button.primary")[0])
+    c.check("an empty title is refused with the reason, the file unchanged",
+            "title is empty" in page.d.page_source
+            and items()[0][1] == "Dentist at 11", items())
+    page.go("/reminders/dentist-at-10")
+    old = page.d.find_element(By.TAG_NAME, "html")
+    page.find("form[action='/reminders/dentist-at-10/delete'] button")[0].click()
+    page.wait("the confirmation", lambda: _alert(page.d))
+    page.d.switch_to.alert.accept()
+    page.wait("the list", lambda: page._stale(old))
+    c.check("delete (confirmed) removes it", [i[0] for i in items()] == ["take-the-bins-out"],
+            items())
+    rig.cli("remind", "undone", "take-the-bins-out", "--config", rig.config)
 
 
 def _alert(d):
@@ -506,6 +592,14 @@ def chinese(c, rig, page):
     page.shot("ringing")
     page.submit(page.find("#ring form[action='/stop'] button")[0])
     c.check("停止 ends the session", rig.status().get("session") is None)
+    page.go("/reminders")
+    sub = page.find("ul.reminders .sub")[0].text if page.find("ul.reminders .sub") else ""
+    c.check("the reminder screen is in Chinese, due dates as `remind list` says them",
+            page.d.find_element(By.TAG_NAME, "h1").text == "提醒" and sub.startswith("明天 上午 07:30"),
+            sub)
+    page.shot("reminders")
+    page.go("/reminders/new")
+    page.shot("reminder-add")
 
 
 def main():

@@ -28,6 +28,7 @@ extension WebApp {
     page.csrf = access.csrf(for: session)
     if request.method == "GET" || request.method == "HEAD" {
       if parts.isEmpty { return listPage(page) }
+      if let r = reminderPage(request.method, parts, nil, page) { return r }
       if parts == ["alarms", "new"] {
         return editPage(id: nil, form: AlarmForm(), errors: [], page)
       }
@@ -43,6 +44,7 @@ extension WebApp {
     guard access.isCSRF(form["csrf"], for: session) else {
       return errorPage(403, "the form's csrf field is missing or stale; reload the page", page)
     }
+    if let r = reminderPage("POST", parts, form, page) { return r }
     return post(parts, form, page)
   }
 
