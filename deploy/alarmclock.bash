@@ -30,7 +30,7 @@ _alarmclock() {
   fi
 
   local commands="run check list next play status snooze stop skip unskip reload ring
-    add edit remove enable disable remind web help"
+    add edit remove enable disable remind say-time web help"
   if [ "$cword" -eq 1 ]; then
     mapfile -t COMPREPLY < <(compgen -W "$commands --help" -- "$cur")
     return
@@ -81,7 +81,7 @@ _alarmclock() {
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
       | --ring-for | --max-snoozes | --escalate-after | --escalate-volume | --skip | --id \
-      | --mixer | --listen | --idle-exit | --due | --notes | --title | --to)
+      | --mixer | --listen | --idle-exit | --due | --notes | --title | --to | --at)
       return ;;
   esac
 
@@ -103,6 +103,7 @@ _alarmclock() {
       --escalate-sound --skip --skip-calendar --id --disabled --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
     web) opts="--listen --token-file --print-url --idle-exit --config --socket --state-dir" ;;
+    say-time) opts="--config --state-dir --device --print --at" ;;
     remind)
       local verb=''
       for ((i = 2; i < cword; i++)); do
@@ -144,7 +145,7 @@ _alarmclock() {
   for ((i = 2; i < cword; i++)); do
     case "${words[i]}" in
       --json | --loop | --help | --no-snooze | --disabled | --enabled | --no-terminal \
-        | --print-url) ;;
+        | --print-url | --print) ;;
       -*) ((i++)) ;;
       *) ((positional++)) ;;
     esac

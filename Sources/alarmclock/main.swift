@@ -24,6 +24,7 @@ let commands: [any Command.Type] = [
   UnskipCommand.self,
   ReloadCommand.self,
   RingCommand.self,
+  SayTimeCommand.self,
   WebCommand.self,
 ]
 

@@ -47,15 +47,13 @@ import Testing
     var answered: Int { clients.reduce(0) { $0 + $1.poll().count } }
     #expect(try fixture.turn { answered >= 50 })
     _ = write(w.rawValue, "x", 1)
-    let start = ContinuousClock.now
+    // Judged in loop rounds, not by a clock (bench/flood measures the time).
     var rounds = 0
     while !urgentSeen && rounds < 10 {
       try fixture.loop.runOnce(timeout: .seconds(1))
       rounds += 1
     }
-    let elapsed = ContinuousClock.now - start
     #expect(urgentSeen && rounds <= 2, "handled after \(rounds) rounds")
-    #expect(elapsed < .milliseconds(250), "handled after \(elapsed)")
   }
 
   /// Issue 24 item 5: the loop may run SCHED_FIFO, where endless client work would hold a
@@ -130,10 +128,14 @@ import Testing
 
   /// Issue 24: 200 connections pipelining 2 ms requests keep a round of the backlog 400 ms
   /// long; a fresh connection's request (an operator's `status` or `stop`) is answered
-  /// ahead of it, within 250 ms on a busy machine, again and again.
+  /// ahead of it, again and again. Judged by order, not by a clock: how many flood requests
+  /// were served between the probe's arrival and its answer (a round would be 200). The
+  /// time it takes on a busy machine is measured by bench/flood (docs/performance.md).
   @Test func aFreshClientIsAnsweredAheadOf200PipelinedBacklogs() throws {
+    var order: [String] = []
     let fixture = try ControlFixture { line in
       if line != "status" { busy(for: .milliseconds(2)) }
+      order.append(line)
       return line
     }
     let flood = String(repeating: "next\n", count: 1000)
@@ -143,18 +145,20 @@ import Testing
       #expect(try fixture.turn { fixture.server.clientCount == i + 1 })
     }
     for c in flooders { c.send(flood) }
-    var answered: Int { flooders.reduce(0) { $0 + $1.poll().count } }
-    #expect(try fixture.turn { answered >= 400 }, "the flood is served")
-    var slowest = Duration.zero
+    #expect(try fixture.turn(upTo: .seconds(120)) { order.count >= 400 }, "the flood is served")
     for _ in 0..<5 {
-      let start = ContinuousClock.now
       let probe = try fixture.connect()
       probe.send("status\n")
-      #expect(try fixture.turn(upTo: .seconds(20)) { probe.poll() == ["status"] })
-      slowest = max(slowest, ContinuousClock.now - start)
-      _ = answered
+      let before = order.count
+      #expect(try fixture.turn(upTo: .seconds(60)) { probe.poll() == ["status"] })
+      guard let answered = order[before...].firstIndex(of: "status") else {
+        Issue.record("the probe's request was not handled")
+        return
+      }
+      let servedFirst = answered - before
+      #expect(servedFirst < 20, "\(servedFirst) flood requests were served before the probe's")
+      order.removeAll()
     }
-    #expect(slowest < .milliseconds(250), "status answered after \(slowest)")
   }
 
   @Test func idleClientsAreClosedAndTheTimerStopsWithThem() throws {
@@ -217,8 +221,8 @@ import Testing
     let other = try fixture.connect()
     other.send("o\n")
     #expect(try fixture.turn { other.poll() == ["o"] })
-    #expect(ContinuousClock.now - start < .milliseconds(500))
-    // 50 ms of handler time at 20 ms a second, after a 10 ms burst: about 2 s.
+    // 50 ms of handler time at 20 ms a second, after a 10 ms burst: about 2 s. The other
+    // client was answered while the greedy one still waited.
     #expect(greedy.poll().count < 10)
     #expect(try fixture.turn { greedy.poll().count == 10 })
     #expect(ContinuousClock.now - start > .seconds(1))

@@ -248,9 +248,8 @@ import Testing
     #expect(h.record.lines(containing: "hook ring: not run: 3 hooks are still running").count == 2)
     #expect(h.record.level(of: "not run: 3 hooks") == .warning)
 
-    let start = Clock.monotonic.now()
+    // sleep dies on SIGTERM within the grace: no SIGKILL was needed (the statuses say so).
     h.runner.stopAll(grace: .seconds(1))
-    #expect(Clock.monotonic.since(start) < .seconds(1), "sleep dies on SIGTERM at once")
     #expect(h.runner.runningCount == 0)
     #expect(h.record.results.map(\.status) == Array(repeating: .signaled(SIGTERM), count: 3))
     for pid in started {

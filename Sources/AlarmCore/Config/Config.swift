@@ -31,6 +31,8 @@ public struct Config: Sendable {
   public var skipCalendarPositions: [String: SourcePosition] = [:]
   /// `[web]`: `alarmclock web`'s address and token file.
   public var web = WebConfig()
+  /// `[voice]`.
+  public var voice = VoiceConfig()
 
   public init(
     defaults: AlarmDefaults = AlarmDefaults(), settings: Settings = Settings(),

@@ -36,6 +36,7 @@ public enum ConfigDecoder {
     let audio = sectionTable(root, "audio").map(decodeAudio) ?? AudioConfig()
     let hooks = sectionTable(root, "hooks").map(HooksDecoder.decode) ?? HooksConfig()
     let web = sectionTable(root, "web").map { WebDecoder.decode($0, base: base) } ?? WebConfig()
+    let voice = sectionTable(root, "voice").map(VoiceDecoder.decode) ?? VoiceConfig()
     let hasIdleHook = hooks.commands[.idlePress] != nil
     let buttons = sectionTables(root, "button", allowSingle: true).map {
       InputDecoder.button($0, hasIdleHook: hasIdleHook)
@@ -64,6 +65,7 @@ public enum ConfigDecoder {
       alarms: alarms, alarmSources: sources, positions: SourcePositions(document.root))
     config.skipCalendarPositions = state.calendarPositions
     config.web = web
+    config.voice = voice
     return ConfigResult(path: path, config: hasErrors ? nil : config, diagnostics: diagnostics)
   }
 
@@ -90,7 +92,7 @@ public enum ConfigDecoder {
   }
 
   static let topLevelKeys = [
-    "defaults", "settings", "audio", "button", "input", "hooks", "web", "alarm",
+    "defaults", "settings", "audio", "button", "input", "hooks", "web", "voice", "alarm",
   ]
 
   /// A `[name]` table as a reader, or nil (reported) when `name` is not a table.
@@ -181,6 +183,7 @@ public enum ConfigDecoder {
     "button": InputDecoder.buttonKeys,
     "input": InputDecoder.inputKeys,
     "web": WebDecoder.keys,
+    "voice": VoiceDecoder.keys,
     "alarm": AlarmDecoder.keys,
   ]
 
