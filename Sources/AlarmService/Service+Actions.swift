@@ -47,6 +47,7 @@ extension Service {
     var due: Instant? = nil
     if let s = engine.state.session, !resumed, now >= s.periodStart { due = s.periodStart }
     let sound = soundForSession(alarm, now: now)
+    speech.silence()  // the ring's device, and the room, are the alarm's
     ring.start(ringRequest(alarm, remaining: remaining, sound: sound), firstFrameDue: due)
     soundRinging(sound)
   }

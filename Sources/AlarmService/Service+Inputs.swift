@@ -46,10 +46,37 @@ extension Service {
       env["ALARM_PRESS"] = k.rawValue
       log.info("\(source): \(kind) press while idle: running the idle_press hook")
       hooks.run(argv, environment: env, timeout: config.hooks.timeout, name: "idle_press")
+    case .sayTime where ring.prepared != nil:
+      // The prepared ring holds its device, and the alarm is seconds away.
+      log.info("\(source): \(kind) press while idle: not speaking, an alarm is about to ring")
+    case .sayTime:
+      log.info("\(source): \(kind) press while idle: saying the time")
+      sayTime(now: clock.now())
     case .snooze:
       dispatch(.snooze, from: .press(press, source: source))
     case .stop:
       dispatch(.stop, from: .press(press, source: source))
     }
+  }
+}
+
+extension Service {
+  /// Says the time and the next alarm (the next firing `status` reports), in `[voice]`.
+  func sayTime(now: Instant) {
+    let voice = config.voice
+    let locale = voice.locale(environment: environment)
+    let local = zone.local(at: now)
+    var next: (time: LocalTime, label: String, days: Int)?
+    if let f = engine.upcoming(after: now, count: 1).first, let alarm = engine.alarms[f.alarmID] {
+      let at = zone.local(at: f.at)
+      next = (
+        at.time, AlarmText(locale).label(alarm), at.date.daysSinceEpoch - local.date.daysSinceEpoch
+      )
+    }
+    let text = SpokenText(locale).timeAndNext(now: local.time, next: next)
+    let audio = config.audio
+    speech.say(
+      text, locale: locale, voice: voice,
+      devices: [audio.device] + audio.fallbackDevices.filter { $0 != audio.device })
   }
 }

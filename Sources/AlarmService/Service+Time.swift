@@ -85,6 +85,7 @@ extension Service {
       return
     }
     let sound = chooseSound(alarm, firing: f.at)
+    speech.silence()  // a prepared ring holds its device open from now on
     ring.prepare(
       f, sound: sound, request: ringRequest(alarm, remaining: alarm.ringFor, sound: sound))
   }

@@ -58,6 +58,8 @@ public final class Service {
   /// The GPIO buttons and evdev inputs; nil when none are configured.
   var inputs: PressInputs?
   let hooks: HookRunner
+  /// The time and the next alarm said on a press while nothing rings.
+  let speech: SpeechCoordinator
   /// The realtime timer's plan: its deadline and whether that is a prepare point.
   public internal(set) var wakePlan: WakePlan?
   /// What the service saw of the clock: synchronisation, jumps (Service+Clock.swift).
@@ -156,6 +158,9 @@ public final class Service {
     hooks = HookRunner(
       loop: loop, environment: Environment(env),
       log: { level, text in log.log(level, text) })
+    speech = SpeechCoordinator(
+      loop: loop, log: log, directory: FileSystem.directoryName(paths.socket),
+      environment: Environment(env))
     relay.target = self
   }
 
@@ -250,6 +255,7 @@ public final class Service {
     inputs?.close()
     saver.flush(engine.state)
     hooks.stopAll(grace: .seconds(1))
+    speech.stop()
     terminal?.restore()
     server?.close()
     log.notice("stopped")

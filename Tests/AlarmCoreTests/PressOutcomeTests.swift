@@ -25,6 +25,11 @@ import Testing
     let hook = PressActions(idlePress: .hook)
     #expect(hook.outcome(of: .long, during: .idle) == .idleHook(.long))
     #expect(hook.outcome(of: .short, during: .ringing) == .snooze)
+    let speak = PressActions(idlePress: .sayTime)
+    #expect(speak.outcome(of: .short, during: .idle) == .sayTime)
+    #expect(speak.outcome(of: .long, during: .idle) == .sayTime)
+    #expect(speak.outcome(of: .short, during: .ringing) == .snooze)
+    #expect(speak.outcome(of: .short, during: .snoozed) == .ignore)
   }
 
   @Test func noneBindsNothing() {

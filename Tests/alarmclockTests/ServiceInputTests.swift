@@ -207,6 +207,82 @@ struct ServiceInputTests {
     #expect(service.terminate() == 0)
   }
 
+  /// `on_idle_press = "say_time"`: a press while nothing rings says the time and the next
+  /// alarm through the device (real espeak-ng, recorded from the null sink); a ring that
+  /// comes while it speaks silences the speech and rings as always.
+  @Test(.enabled(if: PulseTestServer.available && SayTimeCommandTests.hasEspeak))
+  func anIdlePressSaysTheTimeAndTheNextAlarm() throws {
+    let dir = try TempDir("service-speech")
+    defer { dir.remove() }
+    let sound = try Ring.writeTone(dir)
+    let keys = dir.file("keys")
+    #expect(mkfifo(keys, 0o600) == 0)
+    let config = try Ring.config(
+      time: "03:33", sound: sound,
+      extra: """
+
+        [[input]]
+        device = "\(keys)"
+        snooze = ["KEY_SPACE"]
+        on_idle_press = "say_time"
+
+        [voice]
+        language = "en"
+        """, sink: ServiceSink.input)
+    let recorder = try SinkRecorder(directory: dir.path, sink: ServiceSink.input)
+    let service = try ServiceProcess(dir: dir, config: config)
+    defer { service.terminate() }
+    let fifo = open(keys, O_WRONLY | O_NONBLOCK)
+    try #require(fifo >= 0, "the service does not have \(keys) open:\n\(service.log)")
+    defer { close(fifo) }
+    let pressed = realtimeNow()
+    Self.write(fifo, Self.key(57, 1) + Self.key(57, 0))
+    try waitFor("the sentence in the log", timeout: 10) {
+      service.log.contains("speech: \"It's ") && service.log.contains("The next alarm is")
+    }
+    // The sentence takes about five seconds; the recording must cover it.
+    let samples = recorder.finish(through: pressed + 8, timeout: 30)
+    let onset = Signal.onset(samples, threshold: 0.02, from: recorder.frameIndex(realtime: pressed))
+    #expect(onset != nil, "nothing was heard after the press:\n\(service.log)")
+    #expect(!service.log.contains("fallback"), "\(service.log)")
+    #expect(service.terminate() == 0)
+  }
+
+  /// An alarm that comes while the device speaks: the speech goes (at the prepare point,
+  /// two seconds ahead) and the alarm rings on time, as if nothing had been said.
+  @Test(.enabled(if: PulseTestServer.available && SayTimeCommandTests.hasEspeak))
+  func anAlarmSilencesTheSpeech() throws {
+    let dir = try TempDir("service-speech-ring")
+    defer { dir.remove() }
+    let sound = try Ring.writeTone(dir)
+    let keys = dir.file("keys")
+    #expect(mkfifo(keys, 0o600) == 0)
+    let firing = TestClock.firing(in: 6)
+    let config = try Ring.config(
+      time: firing.text, sound: sound,
+      extra: """
+
+        [[input]]
+        device = "\(keys)"
+        snooze = ["KEY_SPACE"]
+        on_idle_press = "say_time"
+        """, sink: ServiceSink.input)
+    let service = try ServiceProcess(dir: dir, config: config)
+    defer { service.terminate() }
+    let fifo = open(keys, O_WRONLY | O_NONBLOCK)
+    try #require(fifo >= 0, "the service does not have \(keys) open:\n\(service.log)")
+    defer { close(fifo) }
+    Self.write(fifo, Self.key(57, 1) + Self.key(57, 0))
+    try service.waitForLog("ringing 'wake'", timeout: 20)
+    try service.waitForLog("first frame on", timeout: 10)
+    #expect(service.log.contains("saying the time"), "\(service.log)")
+    // Silenced while being made or while being said, whichever it was by then.
+    #expect(
+      service.log.contains("speech: stopped for a ring")
+        || service.log.contains("speech: dropped for a ring"), "\(service.log)")
+    #expect(!service.log.contains("fallback"), "\(service.log)")
+  }
+
   // MARK: Kernel records
 
   static func monotonicNanoseconds() -> UInt64 {

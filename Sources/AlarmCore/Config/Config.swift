@@ -125,6 +125,8 @@ public enum IdlePressAction: String, Hashable, Sendable, CaseIterable {
   case none
   /// Runs the `[hooks] idle_press` command (ring test, speak the next alarm, ...).
   case hook
+  /// Says the time and the next alarm (`[voice]`, as `alarmclock say-time`).
+  case sayTime = "say_time"
 }
 
 /// The press logic shared by GPIO buttons and evdev keys.

@@ -13,6 +13,8 @@ public enum PressOutcome: Sendable, Hashable {
   case stop
   /// Nothing rings and `idlePress` is `hook`: run `[hooks] idle_press` (with this kind).
   case idleHook(PressKind)
+  /// Nothing rings and `idlePress` is `say_time`: say the time and the next alarm.
+  case sayTime
   case ignore
 }
 
@@ -27,7 +29,11 @@ extension PressActions {
     let action = kind == .short ? shortPress : longPress
     switch activity {
     case .idle:
-      return idlePress == .hook ? .idleHook(kind) : .ignore
+      switch idlePress {
+      case .hook: return .idleHook(kind)
+      case .sayTime: return .sayTime
+      case .none: return .ignore
+      }
     case .ringing:
       switch action {
       case .snooze: return .snooze

@@ -25,6 +25,15 @@ public struct SpeechSynthesizer: Sendable {
     }
   }
 
+  /// The command line that reads the text from `textFile` and writes `wavFile`: the one
+  /// place it is spelled, for this blocking call and the service's child in its loop.
+  public static func arguments(
+    program: String = "espeak-ng", locale: DisplayLocale, rate: Int, textFile: String,
+    wavFile: String
+  ) -> [String] {
+    [program, "-v", voice(locale), "-s", String(rate), "-f", textFile, "-w", wavFile]
+  }
+
   /// Synthesizes `text` in `locale` at `rate` words a minute into a 16-bit mono WAV file at
   /// `wavPath` (created or replaced), in at most `timeout`.
   public func synthesize(
@@ -52,9 +61,8 @@ public struct SpeechSynthesizer: Sendable {
       log.close()
       unlink(wavPath + ".log")
     }
-    let argv = [
-      program, "-v", Self.voice(locale), "-s", String(rate), "-f", textPath, "-w", wavPath,
-    ]
+    let argv = Self.arguments(
+      program: program, locale: locale, rate: rate, textFile: textPath, wavFile: wavPath)
     let pid: pid_t
     do {
       pid = try HookProcess.spawn(file: file, argv: argv, environment: [], output: log)
