@@ -240,6 +240,11 @@ struct ServiceInputTests {
     try waitFor("the sentence in the log", timeout: 10) {
       service.log.contains("speech: \"It's ") && service.log.contains("The next alarm is")
     }
+    // A second press while it speaks does not start another sentence.
+    Self.write(fifo, Self.key(57, 1) + Self.key(57, 0))
+    try waitFor("the second press", timeout: 10) {
+      service.log.contains("speech: already speaking")
+    }
     // The sentence takes about five seconds; the recording must cover it.
     let samples = recorder.finish(through: pressed + 8, timeout: 30)
     let onset = Signal.onset(samples, threshold: 0.02, from: recorder.frameIndex(realtime: pressed))

@@ -47,10 +47,13 @@ final class SpeechCoordinator {
   var textPath: String { directory + "/speech.txt" }
   var wavPath: String { directory + "/speech.wav" }
 
-  /// Says `text`: synthesis starts now, the sound when it is done. A sentence already
-  /// being made or said is dropped for this one.
+  /// Says `text`: synthesis starts now, the sound when it is done. While a sentence is
+  /// being made or said, another is not started (a second press is ignored).
   func say(_ text: String, locale: DisplayLocale, voice: VoiceConfig, devices: [String]) {
-    silence()
+    guard !isBusy, runner.runningCount == 0 else {
+      log.info("speech: already speaking; nothing more said")
+      return
+    }
     generation += 1
     do {
       try AtomicFile.write(Array(text.utf8), to: textPath, mode: 0o600)
@@ -93,10 +96,16 @@ final class SpeechCoordinator {
   var isBusy: Bool { pending != nil || player != nil }
 
   private func synthesized(_ result: HookResult) {
-    guard let pending, result.name == "speech" else { return }
+    unlink(textPath)
+    guard let pending, result.name == "speech" else {
+      unlink(wavPath)  // made for a sentence dropped meanwhile
+      return
+    }
     self.pending = nil
     guard result.status.isSuccess else {
-      log.warning("speech: espeak-ng \(result.timedOut ? "timed out" : "failed (\(result.status))"); nothing said")
+      log.warning(
+        "speech: espeak-ng \(result.timedOut ? "timed out" : "failed (\(result.status))"); nothing said"
+      )
       return
     }
     guard let st = try? FileSystem.status(wavPath), st.st_size > 44 else {
