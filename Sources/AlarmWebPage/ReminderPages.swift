@@ -170,6 +170,9 @@ extension WebPage {
       sub.append(String(line))
     }
     if !sub.isEmpty { s += "<div class=\"sub\">\(HTML.escape(sub.joined(separator: " · ")))</div>" }
+    if r.photo != nil {
+      s += "<img class=\"photo\" src=\"\(base)/photo\" alt=\"\" loading=\"lazy\">"
+    }
     s += "</a></div><div class=\"order\">"
     s += HTML.form(
       action: base + "/up", csrf: csrf, etag: page.etag,

@@ -266,3 +266,17 @@ extension Result {
     return false
   }
 }
+
+@Suite struct ReminderPhotoTests {
+  @Test func imagesAreKnownByTheirBytes() {
+    #expect(ReminderPhoto.mediaType(of: [0xFF, 0xD8, 0xFF, 0xE0, 0, 0]) == "image/jpeg")
+    #expect(
+      ReminderPhoto.mediaType(of: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0])
+        == "image/png")
+    #expect(ReminderPhoto.mediaType(of: Array("GIF89a....".utf8)) == "image/gif")
+    #expect(ReminderPhoto.mediaType(of: Array("RIFF\0\0\0\0WEBPVP8 ".utf8)) == "image/webp")
+    #expect(ReminderPhoto.mediaType(of: Array("<html><body>".utf8)) == nil)
+    #expect(ReminderPhoto.mediaType(of: Array("RIFF\0\0\0\0WAVEfmt ".utf8)) == nil)
+    #expect(ReminderPhoto.mediaType(of: [UInt8]()) == nil)
+  }
+}

@@ -157,4 +157,40 @@ import Testing
     #expect(add.status == 201)
     #expect(f.text == "[[reminder]]\nid = \"reminder\"\ntitle = \"倒垃圾\"\n")
   }
+
+  /// A reminder's photo: served from reminder-photos/ beside the list with its image type,
+  /// shown on its row; a file that is not an image is never served.
+  @Test func photosAreServedOnlyAsImages() throws {
+    let list =
+      Self.list.replacingOccurrences(
+        of: "notes = \"Bring the card.\"", with: "notes = \"Bring the card.\"\nphoto = \"card.png\""
+      )
+      + "[[reminder]]\nid = \"page\"\ntitle = \"Page\"\nphoto = \"page.png\"\n"
+    let f = try Fixture(list: list)
+    let photos = f.dir.file("reminder-photos")
+    try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+    let png: [UInt8] =
+      [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 7, count: 40)
+    try Data(png).write(to: URL(fileURLWithPath: photos + "/card.png"))
+    try "<script>alert(1)</script>".write(
+      toFile: photos + "/page.png", atomically: true, encoding: .utf8)
+    let access = WebAccess(token: "sesame\n")
+    let cookie = ["Cookie": "\(WebAccess.cookieName)=\(access.newSession(now: WebAppTests.now))"]
+    func get(_ path: String) -> WebResponse {
+      f.app.respond(WebRequest(method: "GET", path: path, headers: cookie))
+    }
+    let photo = get("/reminders/dentist/photo")
+    #expect(photo.status == 200)
+    #expect(photo.header("Content-Type") == "image/png")
+    #expect(photo.body == png)
+    #expect(photo.header("X-Content-Type-Options") == "nosniff")
+    let html = get("/reminders/page/photo")
+    #expect(html.status == 415)
+    #expect(!String(decoding: html.body, as: UTF8.self).contains("<script>alert"))
+    #expect(get("/reminders/bins/photo").status == 404)
+    let page = get("/reminders")
+    let text = String(decoding: page.body, as: UTF8.self)
+    #expect(text.contains("<img class=\"photo\" src=\"/reminders/dentist/photo\""))
+    #expect(page.header("Content-Security-Policy")?.contains("img-src 'self' data:") == true)
+  }
 }

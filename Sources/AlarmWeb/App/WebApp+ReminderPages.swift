@@ -21,6 +21,7 @@ extension WebApp {
       if let id = Self.match("reminders/*", parts) {
         return reminderForm(id: id, form: nil, errors: [], page)
       }
+      if let id = Self.match("reminders/*/photo", parts) { return reminderPhoto(id, page) }
       return nil
     }
     guard let form else { return nil }
@@ -41,6 +42,24 @@ extension WebApp {
       return reminderEdit(.move(id: id, position: to), etag: etag, page)
     default: return nil
     }
+  }
+
+  /// A reminder's photo from the photo directory beside the list, when it is an image.
+  private func reminderPhoto(_ id: String, _ page: PageContext) -> WebResponse {
+    guard case .success(let read) = reminders.list(), let r = read.list.reminder(id: id),
+      let name = r.photo
+    else {
+      return errorPage(404, "no photo for the reminder '\(id)'", page)
+    }
+    // The decoder allows plain file names only: no directory, no dot first.
+    let path = ReminderList.photoDirectory(forList: reminders.path) + "/" + name
+    guard let bytes = try? FileSystem.readFile(path, limit: ReminderPhoto.maxBytes) else {
+      return errorPage(404, "the photo \(name) cannot be read", page)
+    }
+    guard let type = ReminderPhoto.mediaType(of: bytes) else {
+      return errorPage(415, "\(name) is not a JPEG, PNG, GIF or WebP image", page)
+    }
+    return WebResponse(status: 200, headers: [("Content-Type", type)], body: bytes)
   }
 
   /// Today where the alarms ring: the config's zone, else the system's.

@@ -143,7 +143,8 @@ public final class WebApp {
         (
           "Content-Security-Policy",
           "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
-            + "img-src data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'"
+            + "img-src 'self' data:; connect-src 'self'; form-action 'self'; "
+            + "frame-ancestors 'none'"
         ))
     }
     return response
