@@ -158,6 +158,14 @@ import Testing
     #expect(again.id == "take-the-bins-out-2")
     let chinese = try edit(.add(ReminderChanges(values: [.title: .string("倒垃圾")])), r.text)
     #expect(chinese.id == "reminder-2")
+    // `new` is the page's add form: a reminder called "New" is `new-reminder`, and the
+    // id itself is refused.
+    let new = try edit(.add(ReminderChanges(values: [.title: .string("New")])), r.text)
+    #expect(new.id == "new-reminder")
+    let written = ReminderDecoder.decode(
+      "[[reminder]]\nid = \"new\"\ntitle = \"x\"\n", path: "r.toml")
+    #expect(written.formatted.first?.hasPrefix("r.toml:2:6: 'id' \"new\" is reserved") == true)
+    #expect(ReminderKey.id.parse("new").isFailure)
   }
 
   @Test func addToAFileNotYetWritten() throws {

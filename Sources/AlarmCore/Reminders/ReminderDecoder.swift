@@ -63,11 +63,16 @@ public enum ReminderDecoder {
       path: path, list: state.errorCount == 0 ? list : nil, diagnostics: diagnostics)
   }
 
-  /// The id a reminder without one gets: its title's slug, or `reminder`.
+  /// The id a reminder without one gets: its title's slug, or `reminder` (and never the
+  /// reserved `new`).
   public static func baseID(title: String) -> String {
     let slug = AlarmID.slug(title)
+    if slug == reservedID { return "new-reminder" }
     return slug.isEmpty ? "reminder" : slug
   }
+
+  /// `/reminders/new` is the page's add form, so no reminder may be called `new`.
+  public static let reservedID = "new"
 
   private static func tables(_ root: TableReader, document: TOMLDocument)
     -> [(TableReader, ReminderSource)]
@@ -127,7 +132,11 @@ public enum ReminderDecoder {
     var idPosition: SourcePosition?
     var id = ""
     if let entry = r.entry("id") {
-      if case .string(let text) = entry.node.value, AlarmID.isValid(text) {
+      if case .string(let text) = entry.node.value, text == reservedID {
+        r.state.error(
+          entry.node.range.start,
+          "'id' \"new\" is reserved (the page's add form is /reminders/new); choose another")
+      } else if case .string(let text) = entry.node.value, AlarmID.isValid(text) {
         id = text
         idPosition = entry.node.range.start
       } else if case .string(let text) = entry.node.value {

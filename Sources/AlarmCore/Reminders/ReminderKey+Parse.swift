@@ -29,6 +29,10 @@ extension ReminderKey {
       default: return .failure(ReminderValueError("must be true or false, not \(quoted(text))"))
       }
     case .id:
+      if text == ReminderDecoder.reservedID {
+        return .failure(
+          ReminderValueError("\"new\" is reserved (the page's add form is /reminders/new)"))
+      }
       guard AlarmID.isValid(text) else {
         return .failure(
           ReminderValueError(
