@@ -59,6 +59,26 @@ public struct ClientError: Error, Hashable, Sendable, CustomStringConvertible {
         + "nothing was written: run the command again")
   }
 
+  /// "PATH: no WHAT has the id 'ID'", with the likely typos, or the ids when they are few,
+  /// or where to see them: the refusal of an edit naming an alarm or a reminder that is
+  /// not there.
+  public static func unknownID(
+    _ kind: Kind, path: String, what: String, id: String, near: [String], ids: [String],
+    none: String, lister: String
+  ) -> ClientError {
+    var message = "\(path): no \(what) has the id '\(id)'"
+    if !near.isEmpty {
+      message += "; did you mean " + near.map { "'\($0)'" }.joined(separator: ", ") + "?"
+    } else if ids.isEmpty {
+      message += " (\(none))"
+    } else if ids.count <= 12 {
+      message += "; the ids are " + ids.map { "'\($0)'" }.joined(separator: ", ")
+    } else {
+      message += " ('\(lister)' shows the ids)"
+    }
+    return ClientError(kind, message)
+  }
+
   /// The lines the CLI prints, in order.
   public var lines: [String] { detailsFirst ? details + [message] : [message] + details }
 

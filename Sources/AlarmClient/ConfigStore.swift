@@ -113,17 +113,9 @@ public struct ConfigStore: Sendable {
         .configInvalid, "\(path) has errors; fix them first (see 'alarmclock check')",
         details: result.formatted, detailsFirst: true)
     case .unknownAlarm(let id, let near, let ids):
-      var message = "\(path): no alarm has the id '\(id)'"
-      if !near.isEmpty {
-        message += "; did you mean " + near.map { "'\($0)'" }.joined(separator: ", ") + "?"
-      } else if ids.isEmpty {
-        message += " (the file has no alarms)"
-      } else if ids.count <= 12 {
-        message += "; the ids are " + ids.map { "'\($0)'" }.joined(separator: ", ")
-      } else {
-        message += " ('alarmclock list' shows the ids)"
-      }
-      return ClientError(.unknownAlarm, message)
+      return .unknownID(
+        .unknownAlarm, path: path, what: "alarm", id: id, near: near, ids: ids,
+        none: "the file has no alarms", lister: "alarmclock list")
     case .invalidResult(let result, _):
       return ClientError(
         .invalidValue, "\(path): the edit would make the config invalid; nothing was changed:",

@@ -18,7 +18,7 @@ public struct ReminderStore: Sendable {
 
   public init(configPath: String) {
     self.configPath = configPath
-    path = ReminderFile.path(forConfig: configPath)
+    path = ReminderList.path(forConfig: configPath)
   }
 
   /// The list, decoded, with the ETag of its bytes (a missing file's is that of no bytes).
@@ -120,17 +120,9 @@ public struct ReminderStore: Sendable {
     case .invalidList(let result):
       return invalid(result)
     case .unknownReminder(let id, let near, let ids):
-      var message = "\(path): no reminder has the id '\(id)'"
-      if !near.isEmpty {
-        message += "; did you mean " + near.map { "'\($0)'" }.joined(separator: ", ") + "?"
-      } else if ids.isEmpty {
-        message += " (the list is empty)"
-      } else if ids.count <= 12 {
-        message += "; the ids are " + ids.map { "'\($0)'" }.joined(separator: ", ")
-      } else {
-        message += " ('alarmclock remind list' shows the ids)"
-      }
-      return ClientError(.unknownReminder, message)
+      return .unknownID(
+        .unknownReminder, path: path, what: "reminder", id: id, near: near, ids: ids,
+        none: "the list is empty", lister: "alarmclock remind list")
     case .invalidResult(let result):
       return ClientError(
         .invalidValue, "\(path): the edit would make the list invalid; nothing was changed:",

@@ -62,7 +62,7 @@ extension Service {
       sound: chosen.path, volume: alarm.volume, ramp: alarm.ramp, loop: true,
       // A backstop only: the engine's own deadline stops the sound first.
       maxDuration: remaining + .seconds(5),
-      devices: [audio.device] + audio.fallbackDevices.filter { $0 != audio.device },
+      devices: audio.devices,
       mixer: audio.mixer.map { MixerSetting(control: $0, ctl: audio.mixerDevice) })
     request.unplayable = chosen.problem
     request.escalation = chosen.escalation

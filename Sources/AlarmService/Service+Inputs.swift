@@ -65,18 +65,10 @@ extension Service {
   func sayTime(now: Instant) {
     let voice = config.voice
     let locale = voice.locale(environment: environment)
-    let local = zone.local(at: now)
-    var next: (time: LocalTime, label: String, days: Int)?
-    if let f = engine.upcoming(after: now, count: 1).first, let alarm = engine.alarms[f.alarmID] {
-      let at = zone.local(at: f.at)
-      next = (
-        at.time, AlarmText(locale).label(alarm), at.date.daysSinceEpoch - local.date.daysSinceEpoch
-      )
+    let next = engine.upcoming(after: now, count: 1).first.flatMap { f in
+      engine.alarms[f.alarmID].map { (at: f.at, label: AlarmText(locale).label($0)) }
     }
-    let text = SpokenText(locale).timeAndNext(now: local.time, next: next)
-    let audio = config.audio
-    speech.say(
-      text, locale: locale, voice: voice,
-      devices: [audio.device] + audio.fallbackDevices.filter { $0 != audio.device })
+    let text = SpokenText(locale).timeAndNext(at: now, next: next, zone: zone)
+    speech.say(text, locale: locale, voice: voice, devices: config.audio.devices)
   }
 }

@@ -90,6 +90,9 @@ public struct AudioConfig: Hashable, Sendable {
   /// A piezo buzzer beeped when no sound device opens; nil for none.
   public var buzzer: BuzzerConfig?
 
+  /// The devices tried in order: `device`, then the fallbacks that are not it.
+  public var devices: [String] { [device] + fallbackDevices.filter { $0 != device } }
+
   public init(
     device: String = "default", mixer: String? = nil, mixerDevice: String? = nil,
     fallbackDevices: [String] = []

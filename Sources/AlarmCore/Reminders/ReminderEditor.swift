@@ -87,8 +87,8 @@ public enum ReminderEditor {
         notes: notes))
   }
 
-  /// The likely typos of `id` among `ids`.
-  static func unknown(_ id: String, _ list: ReminderList) -> ReminderEditError {
+  /// The refusal for an `id` the list does not have, with its likely typos.
+  public static func unknown(_ id: String, _ list: ReminderList) -> ReminderEditError {
     let ids = list.reminders.map(\.id)
     return .unknownReminder(id: id, nearMatches: ConfigEditor.nearMatches(id, in: ids), ids: ids)
   }

@@ -17,18 +17,14 @@ public struct ReminderList: Sendable {
   public func reminder(id: String) -> Reminder? { index(of: id).map { reminders[$0] } }
 
   /// The list file that belongs to the config at `configPath`: `reminders.toml` beside it.
+  /// (The config's own rule for a relative path: resolved against its directory.)
   public static func path(forConfig configPath: String) -> String {
-    directory(of: configPath) + "reminders.toml"
+    ConfigDecoder.resolve("reminders.toml", base: ConfigDecoder.directory(of: configPath))
   }
 
   /// Where the photos of the list at `listPath` are kept: `reminder-photos/` beside it.
   public static func photoDirectory(forList listPath: String) -> String {
-    directory(of: listPath) + "reminder-photos"
-  }
-
-  private static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "" }
-    return String(path[...slash])
+    ConfigDecoder.resolve("reminder-photos", base: ConfigDecoder.directory(of: listPath))
   }
 }
 

@@ -77,6 +77,19 @@ public struct SpokenText: Sendable {
     return first + " The next alarm is \(next.label), at \(clock(next.time)) \(day)."
   }
 
+  /// `timeAndNext` for the instant `now` and the next firing at `next.at`, as wall times in
+  /// `zone`: what `say-time` and a press of the service say alike.
+  public func timeAndNext(
+    at now: Instant, next: (at: Instant, label: String)?, zone: TimeZoneRules
+  ) -> String {
+    let local = zone.local(at: now)
+    let coming = next.map { n in
+      let at = zone.local(at: n.at)
+      return (at.time, n.label, at.date.daysSinceEpoch - local.date.daysSinceEpoch)
+    }
+    return timeAndNext(now: local.time, next: coming)
+  }
+
   /// 0...99 in Chinese numerals: 零, 七, 十, 十五, 二十, 四十五.
   static func chineseNumber(_ n: Int) -> String {
     let digits = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"]

@@ -13,13 +13,7 @@ public enum AlarmInput {
     let members = try object(body)
     var changes = AlarmChanges()
     for (name, v) in members.sorted(by: { $0.key < $1.key }) {
-      guard fields.contains(name) else {
-        var message = "unknown field '\(name)'"
-        if let guess = closestMatch(to: name, in: fields) {
-          message += "; did you mean '\(guess)'?"
-        }
-        throw AlarmInputError(message + " (fields: " + fields.joined(separator: ", ") + ")")
-      }
+      guard fields.contains(name) else { throw unknownField(name, of: fields) }
       guard let key = AlarmKey(rawValue: name), key.settableFromAPI else { continue }
       if v == .null || (v == .string("") && [.label, .sound, .date, .escalateSound].contains(key)) {
         guard key != .time, key != .id, key != .enabled else {
@@ -31,6 +25,13 @@ public enum AlarmInput {
       changes.values[key] = try Self.value(for: key, v)
     }
     return changes
+  }
+
+  /// The 400 for a field the API does not take, with a suggestion and the fields it does.
+  static func unknownField(_ name: String, of fields: [String]) -> AlarmInputError {
+    var message = "unknown field '\(name)'"
+    if let guess = closestMatch(to: name, in: fields) { message += "; did you mean '\(guess)'?" }
+    return AlarmInputError(message + " (fields: " + fields.joined(separator: ", ") + ")")
   }
 
   /// The members of a body that must be one JSON object (the API's edits), or the 400's

@@ -27,11 +27,7 @@ public enum ReminderInput {
         continue
       }
       guard fields.contains(name), let key = ReminderKey(rawValue: name) else {
-        var message = "unknown field '\(name)'"
-        if let guess = closestMatch(to: name, in: fields) {
-          message += "; did you mean '\(guess)'?"
-        }
-        throw AlarmInputError(message + " (fields: " + fields.joined(separator: ", ") + ")")
+        throw AlarmInput.unknownField(name, of: fields)
       }
       if v == .null || (key == .notes && v == .string("")) {
         guard key == .due || key == .notes else { throw AlarmInputError("\(name) cannot be null") }

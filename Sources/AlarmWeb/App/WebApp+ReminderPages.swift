@@ -35,8 +35,14 @@ extension WebApp {
     case "undone": return reminderEdit(.setDone(id: id, false), etag: etag, page)
     case "delete": return reminderEdit(.remove(id: id), etag: etag, page)
     case "up", "down":
-      guard case .success(let read) = reminders.list(), let i = read.list.index(of: id) else {
-        return reminderEdit(.setDone(id: id, false), etag: etag, page)  // its 404 or 409
+      let read: (list: ReminderList, etag: String)
+      switch reminders.list() {
+      case .failure(let e): return errorPage(Self.status(e), e.description, page)
+      case .success(let r): read = r
+      }
+      guard let i = read.list.index(of: id) else {
+        let e = reminders.explain(ReminderEditor.unknown(id, read.list))
+        return errorPage(Self.status(e), e.message, page)
       }
       let to = parts[2] == "up" ? max(1, i) : i + 2
       return reminderEdit(.move(id: id, position: to), etag: etag, page)

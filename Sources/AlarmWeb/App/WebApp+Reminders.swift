@@ -50,29 +50,25 @@ extension WebApp {
     if changes.isEmpty && position == nil {
       return .error(400, "invalid-value", "nothing to change: give a field such as title")
     }
+    // The fields, then the move: two edits, the move on the list as the first left it.
     var ifMatch = request.header("if-match")
-    var target = id
-    var status = 200
-    if let id, changes.isEmpty {
-      target = id
-    } else {
-      let edit: ReminderEdit = id.map { .edit(id: $0, changes) } ?? .add(changes)
-      switch reminders.apply(edit, ifMatch: ifMatch) {
+    var last: ReminderStore.Outcome?
+    if !changes.isEmpty {
+      switch reminders.apply(id.map { .edit(id: $0, changes) } ?? .add(changes), ifMatch: ifMatch) {
       case .failure(let e): return Self.failure(e)
       case .success(let outcome):
-        if position == nil { return reply(outcome, status: id == nil ? 201 : 200) }
-        target = outcome.result.id
+        last = outcome
         ifMatch = outcome.etag
-        status = id == nil ? 201 : 200
       }
     }
-    guard let target, let position else {
-      return .error(500, "internal", "no reminder to move")
+    if let position, let target = last?.result.id ?? id {
+      switch reminders.apply(.move(id: target, position: position), ifMatch: ifMatch) {
+      case .failure(let e): return Self.failure(e)
+      case .success(let outcome): last = outcome
+      }
     }
-    switch reminders.apply(.move(id: target, position: position), ifMatch: ifMatch) {
-    case .failure(let e): return Self.failure(e)
-    case .success(let outcome): return reply(outcome, status: status)
-    }
+    guard let last else { return .error(500, "internal", "nothing was edited") }
+    return reply(last, status: id == nil ? 201 : 200)
   }
 
   func editReminders(_ edit: ReminderEdit, _ request: WebRequest, status: Int) -> WebResponse {

@@ -17,8 +17,7 @@ struct RemindCommand: Command {
 
     The reminder list is reminders.toml beside the config file (one [[reminder]] block
     each, in list order; edit it by hand too). Edits touch only the reminder they change
-    and keep every comment; a refused edit leaves the file as it was. The running
-    service reads the list at once.
+    and keep every comment; a refused edit leaves the file as it was.
 
     list shows the open reminders (with --all, the done ones too): position, tick,
     title, when due, id. --json gives objects with id, title, notes, due, done,
@@ -132,13 +131,14 @@ struct RemindCommand: Command {
     case .success(let outcome):
       for warning in outcome.warnings { printError(warning) }
       for note in outcome.result.notes { printOut("note: \(note)") }
-      report(edit, outcome.result, text: text, today: today(config, env: env))
+      report(edit, outcome.result, text: text, today: { today(config, env: env) })
       return ExitCode.ok
     }
   }
 
   private func report(
-    _ edit: ReminderEdit, _ r: ReminderEditResult, text: ReminderText, today: LocalDate
+    _ edit: ReminderEdit, _ r: ReminderEditResult, text: ReminderText,
+    today: () -> LocalDate
   ) {
     let what: String
     switch edit {
@@ -157,7 +157,8 @@ struct RemindCommand: Command {
     printOut(what)
     if case .remove = edit { return }
     if let i = r.list.index(of: r.id) {
-      printOut(text.line(r.list.reminders[i], position: i + 1, today: today))
+      // Only now: today comes from the config's zone, which means decoding the config.
+      printOut(text.line(r.list.reminders[i], position: i + 1, today: today()))
     }
   }
 

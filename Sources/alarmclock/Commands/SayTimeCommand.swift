@@ -81,17 +81,15 @@ struct SayTimeCommand: Command {
   ) -> String {
     let config = loaded.config
     let zone = loaded.zone
-    let local = zone.local(at: now)
     let marks = AlarmListing.savedMarks(config, stateDir: stateDir)
-    var next: (time: LocalTime, label: String, days: Int)?
+    var next: (at: Instant, label: String)?
     if let f = UpcomingFiring.list(
       config.alarms, zone: zone, daysOff: loaded.daysOff(at: now), after: now, count: 1,
       marks: marks
-    ).first, let parts = ISO8601Text.localParts(f.at), let alarm = config.alarm(id: f.id) {
-      let label = AlarmText(locale).label(alarm)
-      next = (parts.time, label, parts.date.daysSinceEpoch - local.date.daysSinceEpoch)
+    ).first, let at = ISO8601Text.parse(f.at, in: zone), let alarm = config.alarm(id: f.id) {
+      next = (at, AlarmText(locale).label(alarm))
     }
-    return SpokenText(locale).timeAndNext(now: local.time, next: next)
+    return SpokenText(locale).timeAndNext(at: now, next: next, zone: zone)
   }
 
   private func say(
@@ -114,9 +112,7 @@ struct SayTimeCommand: Command {
       printOut(sentence)
       return ExitCode.failure
     }
-    let chosen =
-      devices.isEmpty
-      ? [audio.device] + audio.fallbackDevices.filter { $0 != audio.device } : devices
+    let chosen = devices.isEmpty ? audio.devices : devices
     var request = RingRequest(
       sound: wav, volume: voice.volume, ramp: .zero, loop: false, devices: chosen)
     request.tryEveryCard = false
