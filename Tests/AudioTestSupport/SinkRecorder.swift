@@ -33,6 +33,11 @@ public final class SinkRecorder: @unchecked Sendable {
       "--latency-msec=5",
     ]
     parec.standardOutput = FileHandle(forWritingAtPath: path)
+    // Not the test runner's output: were the test process killed, recorders left running
+    // would hold `swift test`'s pipe open and it would wait for them for ever.
+    parec.standardError = FileHandle.nullDevice
+    keepAlive.standardOutput = FileHandle.nullDevice
+    keepAlive.standardError = FileHandle.nullDevice
     try keepAlive.run()
     try parec.run()
     let t = Thread { [self] in watch() }
