@@ -24,7 +24,10 @@ public final class WebProcess {
     self.log = log
     self.idleExit = idleExit
     loop = try EventLoop()
-    server = try WebServer(loop: loop, listenFD: listenFD, limits: limits, respond: app.respond)
+    server = try WebServer(
+      loop: loop, listenFD: listenFD, limits: limits,
+      bodyLimit: { [maxBody = limits.maxBody] in app.bodyLimit($0, otherwise: maxBody) },
+      respond: app.respond)
     try SignalFd.block([SIGTERM, SIGINT])
     SignalFd.ignore(SIGPIPE)
     signals = try SignalFd(signals: [SIGTERM, SIGINT])

@@ -110,6 +110,8 @@ enum Layout {
     .tick[aria-checked=true]::after{content:"✓";color:#fff;font-weight:700}
     .order{display:flex;flex-direction:column}
     .photo{display:block;max-width:100%;max-height:12rem;border-radius:10px;margin-top:.4rem}
+    .photo.big{max-height:20rem;margin:0 auto .6rem}
+    input[type=file]{flex:1;min-width:0;font:inherit}
     .move{min-height:30px;min-width:40px;padding:0;font-size:.8rem;background:none}
     .move:disabled{opacity:.25;cursor:default}
     input.full{display:block;width:100%;max-width:none;margin:.4rem 0 .2rem}

@@ -56,12 +56,17 @@ public struct ReminderEditPage: Hashable, Sendable {
   public var etag: String
   /// Why the last post was refused.
   public var errors: [String]
+  /// Whether the reminder has a photo (shown on its form, with a button that removes it).
+  public var hasPhoto: Bool
 
-  public init(id: String?, form: ReminderForm, etag: String, errors: [String] = []) {
+  public init(
+    id: String?, form: ReminderForm, etag: String, errors: [String] = [], hasPhoto: Bool = false
+  ) {
     self.id = id
     self.form = form
     self.etag = etag
     self.errors = errors
+    self.hasPhoto = hasPhoto
   }
 }
 
@@ -125,6 +130,7 @@ extension WebPage {
       action: action, csrf: context.csrf, etag: page.etag, attributes: " class=\"stack\"",
       fields + "<button class=\"primary\">\(HTML.escape(text.save))</button>")
     if let id = page.id {
+      body += photoCard(id: id, page, context, text)
       body += HTML.form(
         action: "/reminders/" + HTML.pathSegment(id) + "/delete", csrf: context.csrf,
         etag: page.etag,
@@ -134,6 +140,30 @@ extension WebPage {
     return Layout.document(
       title: title, lang: context.language.htmlLang, body: body,
       ring: ringPanel(nil, context.csrf, text))
+  }
+
+  /// The photo of a reminder being edited: shown, replaced by a file from the phone (its
+  /// camera or gallery), or removed. Forms of their own: the upload is multipart.
+  private static func photoCard(
+    id: String, _ page: ReminderEditPage, _ context: PageContext, _ text: WebText
+  ) -> String {
+    let base = "/reminders/" + HTML.pathSegment(id) + "/photo"
+    var s = "<div class=\"card stack\"><p class=\"note\">\(HTML.escape(text.photo))</p>"
+    if page.hasPhoto {
+      s += "<img class=\"photo big\" src=\"\(base)\" alt=\"\(HTML.escape(text.photo))\">"
+    }
+    s += HTML.form(
+      action: base, csrf: context.csrf, etag: page.etag,
+      attributes: " enctype=\"multipart/form-data\" class=\"row\"",
+      "<input type=\"file\" name=\"photo\" accept=\"image/jpeg,image/png,image/gif,image/webp\""
+        + " required><button>\(HTML.escape(page.hasPhoto ? text.replacePhoto : text.addPhoto))</button>"
+    )
+    if page.hasPhoto {
+      s += HTML.form(
+        action: base + "/delete", csrf: context.csrf, etag: page.etag,
+        "<button class=\"link\">\(HTML.escape(text.removePhoto))</button>")
+    }
+    return s + "</div>"
   }
 
   /// Which screen the tabs mark as current.

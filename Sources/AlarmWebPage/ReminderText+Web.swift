@@ -14,6 +14,10 @@ extension WebText {
   var notes: String { t("Notes", "備註") }
   var deleteReminder: String { t("Delete reminder", "刪除提醒") }
   var confirmDeleteReminder: String { t("Delete this reminder?", "要刪除這個提醒嗎？") }
+  var photo: String { t("Photo", "照片") }
+  var addPhoto: String { t("Add the photo", "加入照片") }
+  var replacePhoto: String { t("Replace the photo", "更換照片") }
+  var removePhoto: String { t("Remove the photo", "移除照片") }
   var noReminders: String { t("No reminders yet.", "還沒有提醒事項。") }
   var markDone: String { t("Done", "完成") }
   var moveUp: String { t("Move up", "上移") }

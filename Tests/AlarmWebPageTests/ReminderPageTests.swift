@@ -48,7 +48,15 @@ import Testing
     #expect(page.contains("name=\"due_time\" step=\"60\" value=\"07:30\""))
     #expect(page.contains(">" + WebPageSafetyTests.escaped + "\nmore</textarea>"))
     let actions = Form.all(page).map(\.action).filter { $0.hasPrefix("/reminders") }
-    #expect(actions == ["/reminders/bins", "/reminders/bins/delete"])
+    #expect(actions == ["/reminders/bins", "/reminders/bins/photo", "/reminders/bins/delete"])
+    #expect(page.contains(">加入照片</button>") && !page.contains("移除照片"))
+    let withPhoto = WebPage.reminderEdit(
+      ReminderEditPage(id: "bins", form: ReminderForm(Self.list[0]), etag: "e", hasPhoto: true),
+      ctx)
+    #expect(withPhoto.contains("<img class=\"photo big\" src=\"/reminders/bins/photo\""))
+    #expect(
+      Form.all(withPhoto).map(\.action).contains("/reminders/bins/photo/delete")
+        && withPhoto.contains(">更換照片</button>"))
     let empty = WebPage.reminders(RemindersPage(reminders: [], etag: "e", today: Self.today), ctx)
     #expect(empty.contains("還沒有提醒事項。"))
     #expect(empty.contains("<a href=\"/reminders\" aria-current=\"page\">提醒</a>"))

@@ -66,7 +66,7 @@ import Testing
     let app = try Self.app(dir)
     var patterns: [String] = []
     for r in WebApp.apiRoutes where !patterns.contains(r.pattern) { patterns.append(r.pattern) }
-    #expect(patterns.count == 13)
+    #expect(patterns.count == 14)
     for pattern in patterns {
       let path = "/api/" + pattern.replacingOccurrences(of: "*", with: "work")
       let methods = WebApp.apiRoutes.filter { $0.pattern == pattern }.map(\.method)
@@ -272,9 +272,20 @@ import Testing
     var named = alarm
     named.escalateSound = "90s"
     #expect(try changes("&snooze=on&escalate_sound=90s", current: named).isEmpty)
+    // Announcing: the three-way choice, "" inherits, "off" only when it differs.
+    let speaking = try changes("&snooze=on&announce=on&announce_every=2m")
+    #expect(speaking.values[.announce] == .boolean(true))
+    #expect(speaking.values[.announceEvery] == .string("2m"))
+    #expect(try changes("&snooze=on&announce=off&announce_every=1m").isEmpty)
+    var announcing = alarm
+    announcing.announce = true
+    #expect(
+      try changes("&snooze=on&announce=off", current: announcing).values[.announce]
+        == .boolean(false))
+    #expect(try changes("&snooze=on&announce=", current: announcing).unset == [.announce])
     for bad in [
       "&snooze=on&snooze_length=9", "&ring_for=forever", "&max_snoozes=-1", "&escalate_after=x",
-      "&escalate_volume=101",
+      "&escalate_volume=101", "&announce=yes", "&announce_every=5s",
     ] {
       #expect(throws: AlarmInputError.self, "\(bad)") { try changes(bad) }
     }

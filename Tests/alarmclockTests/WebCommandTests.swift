@@ -289,6 +289,42 @@ import Testing
     #expect(try web.request("GET", "/api/alarms").status == 200)
   }
 
+  /// A photo may be megabytes, but only for a caller the headers show has the token (or a
+  /// session): anyone else is refused at the headers, before the body is read, so nobody
+  /// can make the process buffer more than 64 KiB.
+  @Test func aPhotoUploadMayBeLargeOnlyForACallerWithTheToken() throws {
+    let web = try Self.start("web-photo")
+    defer { web.dir.remove() }
+    #expect(
+      try web.request("POST", "/api/reminders", body: #"{"title":"Dentist"}"#).status == 201)
+    let photo =
+      [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 3 << 20)
+    // No token: 413 as soon as the headers are in (nothing of the body was sent).
+    let anonymous = try web.connect()
+    try anonymous.write(
+      Array(
+        ("PUT /api/reminders/dentist/photo HTTP/1.1\r\nHost: x\r\n"
+          + "Content-Length: \(photo.count)\r\n\r\n").utf8))
+    let refused = try anonymous.readReply()
+    #expect(refused.status == 413)
+    #expect(refused.body.contains("65536"))
+    // With the token: stored, and named in the list.
+    let stored = try web.connect().send(
+      "PUT", "/api/reminders/dentist/photo", body: photo,
+      headers: ["Authorization": "Bearer \(web.token)"])
+    #expect(stored.status == 200, "\(stored.body)")
+    #expect(stored.body.contains(#""photo":"dentist-"#), "\(stored.body)")
+    let names = try FileManager.default.contentsOfDirectory(atPath: web.dir.file("reminder-photos"))
+    #expect(names.count == 1 && names[0].hasSuffix(".png"), "\(names)")
+    // Over the photo limit even with the token: 413.
+    let tooBig = try web.connect()
+    try tooBig.write(
+      Array(
+        ("PUT /api/reminders/dentist/photo HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+          + "\(web.token)\r\nContent-Length: \(9 << 20)\r\n\r\n").utf8))
+    #expect(try tooBig.readReply().status == 413)
+  }
+
   @Test func aSlowlorisClientIsCutOff() throws {
     let web = try Self.start("web-slow")
     defer { web.dir.remove() }

@@ -538,7 +538,29 @@ def reminders_walk(c, rig, page):
     c.check("an empty title is refused with the reason, the file unchanged",
             "title is empty" in page.d.page_source
             and items()[0][1] == "Dentist at 11", items())
+    # A photo from the phone: the file input of the edit form, a multipart upload.
+    photo = os.path.join(rig.work, "card.png")
+    with open(photo, "wb") as f:
+        f.write(_png(48, 32))
     page.go("/reminders/dentist-at-10")
+    page.find("form[action='/reminders/dentist-at-10/photo'] input[type=file]")[0].send_keys(photo)
+    page.submit(page.find("form[action='/reminders/dentist-at-10/photo'] button")[0])
+    photos_dir = os.path.join(rig.work, "reminder-photos")
+    stored = sorted(os.listdir(photos_dir)) if os.path.isdir(photos_dir) else []
+    c.check("the uploaded photo is stored beside the list and named in it",
+            len(stored) == 1 and stored[0].endswith(".png")
+            and open(os.path.join(photos_dir, stored[0]), "rb").read() == _png(48, 32)
+            and f'photo = "{stored[0]}"' in open(list_path).read(), stored)
+    shown = page.d.execute_script(
+        "const i = document.querySelector('#reminder-dentist-at-10 img.photo');"
+        "return i ? i.complete && i.naturalWidth : 0")
+    c.check("the list shows the photo on the reminder's row", shown == 48, shown)
+    page.shot("reminder-photo")
+    page.go("/reminders/dentist-at-10")
+    c.check("the edit form shows the photo, with replace and remove",
+            page.find("img.photo.big") != [] and page.find(
+                "form[action='/reminders/dentist-at-10/photo/delete'] button") != [])
+    page.shot("reminder-edit-photo", at=page.find("img.photo.big")[0])
     old = page.d.find_element(By.TAG_NAME, "html")
     page.find("form[action='/reminders/dentist-at-10/delete'] button")[0].click()
     page.wait("the confirmation", lambda: _alert(page.d))
@@ -546,7 +568,22 @@ def reminders_walk(c, rig, page):
     page.wait("the list", lambda: page._stale(old))
     c.check("delete (confirmed) removes it", [i[0] for i in items()] == ["take-the-bins-out"],
             items())
+    c.check("and its photo's file", os.listdir(photos_dir) == [], os.listdir(photos_dir))
     rig.cli("remind", "undone", "take-the-bins-out", "--config", rig.config)
+
+
+def _png(width, height):
+    """A real PNG: a blue-to-orange gradient, 8-bit RGB."""
+    import struct
+    import zlib
+    rows = b"".join(b"\0" + bytes(
+        v for x in range(width) for v in (40 + 4 * x, 90, 200 - 3 * y)) for y in range(height))
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
 def _alert(d):

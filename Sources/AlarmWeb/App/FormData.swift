@@ -1,6 +1,14 @@
 /// An `application/x-www-form-urlencoded` body (or query): name/value pairs in order.
 public struct FormData: Sendable {
   public var fields: [(name: String, value: String)]
+  /// The files of a multipart form, by field name (none in an url-encoded one).
+  public var files: [String: MultipartForm.File] = [:]
+
+  /// These fields and files (a multipart form's parts).
+  public init(fields: [(name: String, value: String)], files: [String: MultipartForm.File] = [:]) {
+    self.fields = fields
+    self.files = files
+  }
 
   /// Decodes `bytes`; nil when it is not valid form encoding (a bad `%` escape, not UTF-8).
   public init?(_ bytes: some Collection<UInt8>) {

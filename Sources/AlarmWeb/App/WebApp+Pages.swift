@@ -38,7 +38,11 @@ extension WebApp {
       return errorPage(404, "no page at \(request.path)", page)
     }
     guard request.method == "POST" else { return notAllowed("GET, POST", page) }
-    guard let form = FormData(request.body) else {
+    let contentType = request.header("content-type") ?? ""
+    let posted =
+      contentType.lowercased().hasPrefix("multipart/form-data")
+      ? MultipartForm(request.body, contentType: contentType)?.form : FormData(request.body)
+    guard let form = posted else {
       return errorPage(400, "the form data is not valid form encoding", page)
     }
     guard access.isCSRF(form["csrf"], for: session) else {

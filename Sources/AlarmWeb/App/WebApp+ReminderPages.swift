@@ -26,6 +26,9 @@ extension WebApp {
     }
     guard let form else { return nil }
     let etag = form["etag"]
+    if parts.count == 4, parts[2] == "photo", parts[3] == "delete" {
+      return pageResult(reminders.removePhoto(id: parts[1], ifMatch: etag), page)
+    }
     if parts == ["reminders"] { return saveReminder(id: nil, form, page) }
     if let id = Self.match("reminders/*", parts) { return saveReminder(id: id, form, page) }
     guard parts.count == 3 else { return nil }
@@ -33,7 +36,12 @@ extension WebApp {
     switch parts[2] {
     case "done": return reminderEdit(.setDone(id: id, true), etag: etag, page)
     case "undone": return reminderEdit(.setDone(id: id, false), etag: etag, page)
-    case "delete": return reminderEdit(.remove(id: id), etag: etag, page)
+    case "delete": return pageResult(reminders.remove(id: id, ifMatch: etag), page)
+    case "photo":
+      guard let file = form.files["photo"] else {
+        return errorPage(400, "choose a photo to upload", page)
+      }
+      return pageResult(reminders.setPhoto(id: id, bytes: file.bytes, ifMatch: etag), page)
     case "up", "down":
       let read: (list: ReminderList, etag: String)
       switch reminders.list() {
@@ -101,7 +109,9 @@ extension WebApp {
       }
       shown = ReminderForm(r)
     }
-    let edit = ReminderEditPage(id: id, form: shown, etag: read.etag, errors: errors)
+    let photo = id.flatMap { read.list.reminder(id: $0)?.photo } != nil
+    let edit = ReminderEditPage(
+      id: id, form: shown, etag: read.etag, errors: errors, hasPhoto: photo)
     return .html(WebPage.reminderEdit(edit, page), status: status)
   }
 
@@ -148,7 +158,14 @@ extension WebApp {
   private func reminderEdit(_ edit: ReminderEdit, etag: String?, _ page: PageContext)
     -> WebResponse
   {
-    switch reminders.apply(edit, ifMatch: etag) {
+    pageResult(reminders.apply(edit, ifMatch: etag), page)
+  }
+
+  /// Back to the list after an edit, or the page that says why it was refused.
+  private func pageResult(_ result: Result<ReminderStore.Outcome, ClientError>, _ page: PageContext)
+    -> WebResponse
+  {
+    switch result {
     case .success: return .redirect("/reminders")
     case .failure(let e): return errorPage(Self.status(e), e.description, page)
     }

@@ -12,7 +12,17 @@ extension WebApp {
       app.changeReminder(id, request)
     },
     APIRoute(method: "DELETE", pattern: "reminders/*") { app, request, id in
-      app.editReminders(.remove(id: id), request, status: 204)
+      app.reminderResult(
+        app.reminders.remove(id: id, ifMatch: request.header("if-match")), status: 204)
+    },
+    APIRoute(method: "PUT", pattern: "reminders/*/photo") { app, request, id in
+      app.reminderResult(
+        app.reminders.setPhoto(id: id, bytes: request.body, ifMatch: request.header("if-match")),
+        status: 200)
+    },
+    APIRoute(method: "DELETE", pattern: "reminders/*/photo") { app, request, id in
+      app.reminderResult(
+        app.reminders.removePhoto(id: id, ifMatch: request.header("if-match")), status: 200)
     },
     APIRoute(method: "POST", pattern: "reminders/*/done") { app, request, id in
       app.editReminders(.setDone(id: id, true), request, status: 200)
@@ -21,6 +31,21 @@ extension WebApp {
       app.editReminders(.setDone(id: id, false), request, status: 200)
     },
   ]
+
+  /// The body a request may send, from its head alone: a photo upload (`PUT
+  /// /api/reminders/ID/photo`, `POST /reminders/ID/photo`) by a caller with the token or a
+  /// session may send a photo and a form's worth more; anything else `otherwise`.
+  public func bodyLimit(_ head: WebRequest, otherwise: Int) -> Int {
+    let parts = head.path.split(separator: "/")
+    let upload =
+      (head.method == "PUT" && parts.count == 4 && parts[0] == "api" && parts[1] == "reminders"
+        && parts[3] == "photo")
+      || (head.method == "POST" && parts.count == 3 && parts[0] == "reminders"
+        && parts[2] == "photo")
+    guard upload else { return otherwise }
+    let known = access.bearer(head) == true || access.session(head, now: setup.now()) != nil
+    return known ? ReminderPhoto.maxBytes + otherwise : otherwise
+  }
 
   /// Every reminder, done ones too, in list order, with the list's ETag.
   private func listReminders() -> WebResponse {
@@ -72,7 +97,13 @@ extension WebApp {
   }
 
   func editReminders(_ edit: ReminderEdit, _ request: WebRequest, status: Int) -> WebResponse {
-    switch reminders.apply(edit, ifMatch: request.header("if-match")) {
+    reminderResult(reminders.apply(edit, ifMatch: request.header("if-match")), status: status)
+  }
+
+  func reminderResult(_ result: Result<ReminderStore.Outcome, ClientError>, status: Int)
+    -> WebResponse
+  {
+    switch result {
     case .failure(let e): return Self.failure(e)
     case .success(let outcome): return reply(outcome, status: status)
     }

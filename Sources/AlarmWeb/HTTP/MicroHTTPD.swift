@@ -21,7 +21,8 @@ public struct WebLimits: Sendable {
   /// Memory per connection for the request line and headers (libmicrohttpd answers a
   /// request that does not fit with 431/414 on its own).
   public var connectionMemory: Int = 32 * 1024
-  /// Largest request body; a bigger one gets 413.
+  /// Largest request body; a bigger one gets 413. A route may allow more to a caller it
+  /// knows from the headers alone (`MicroHTTPD.bodyLimit`).
   public var maxBody: Int = 64 * 1024
 
   public init() {}
@@ -41,6 +42,10 @@ final class MicroHTTPD {
   private var daemon: OpaquePointer?
   private let limits: WebLimits
   private let respond: Respond
+  /// The body a request may send, decided from its method, path and headers before any
+  /// of the body is read (nil: `limits.maxBody`). A photo upload by a logged-in caller
+  /// may send megabytes; nobody else can make the process buffer more than `maxBody`.
+  var bodyLimit: ((WebRequest) -> Int)?
   /// Called with a connection whose reply waits for `delay`; call `resume` after it.
   var onDelayed: ((OpaquePointer, Duration) -> Void)?
   /// Called on every request start: its headers are all in.
@@ -115,7 +120,9 @@ final class MicroHTTPD {
   /// One request's state across the handler calls libmicrohttpd makes for it.
   final class Exchange {
     var body: [UInt8] = []
+    var limit: Int
     var tooLarge = false
+    init(limit: Int) { self.limit = limit }
     var pending: WebResponse?
   }
 
@@ -126,7 +133,12 @@ final class MicroHTTPD {
   ) -> MHD_Result {
     guard let raw = slot.pointee else {
       // First call: the headers are in. Refuse an announced oversize body before reading it.
-      let exchange = Exchange()
+      let head = WebRequest(
+        method: method, path: url,
+        headers: Dictionary(
+          pairs(connection, .HEADER_KIND).map { ($0.name.lowercased(), $0.value) }
+        ) { a, b in a + ", " + b })
+      let exchange = Exchange(limit: bodyLimit?(head) ?? limits.maxBody)
       slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
       openRequests += 1
       onRequest?(connection)
@@ -142,16 +154,16 @@ final class MicroHTTPD {
         return queue(connection, r)
       }
       if let length = lookup(connection, .HEADER_KIND, "Content-Length"),
-        let n = Int(length), n > limits.maxBody
+        let n = Int(length), n > exchange.limit
       {
-        return queue(connection, tooLarge())
+        return queue(connection, tooLarge(exchange.limit))
       }
       return .YES
     }
     let exchange = Unmanaged<Exchange>.fromOpaque(raw).takeUnretainedValue()
     if uploadSize.pointee > 0 {
       let n = uploadSize.pointee
-      if exchange.body.count + n > limits.maxBody {
+      if exchange.body.count + n > exchange.limit {
         exchange.tooLarge = true
         exchange.body = []
       } else if let upload {
@@ -166,7 +178,7 @@ final class MicroHTTPD {
       // Resumed after its delay.
       return queue(connection, pending)
     }
-    if exchange.tooLarge { return queue(connection, tooLarge()) }
+    if exchange.tooLarge { return queue(connection, tooLarge(exchange.limit)) }
     let request = WebRequest(
       method: method, path: url, query: pairs(connection, .GET_ARGUMENT_KIND),
       headers: Dictionary(pairs(connection, .HEADER_KIND).map { ($0.name.lowercased(), $0.value) })
@@ -202,9 +214,9 @@ final class MicroHTTPD {
     }
   }
 
-  private func tooLarge() -> WebResponse {
+  private func tooLarge(_ limit: Int) -> WebResponse {
     var r = WebResponse.error(
-      413, "body-too-large", "the request body is over \(limits.maxBody) bytes")
+      413, "body-too-large", "the request body is over \(limit) bytes")
     r.headers.append(("Connection", "close"))
     return r
   }

@@ -35,7 +35,7 @@ public final class WebServer {
   /// Serves `respond` on `listenFD` (a listening socket, taken over) in `loop`.
   public init(
     loop: EventLoop, listenFD: Int32, limits: WebLimits = WebLimits(),
-    respond: @escaping (WebRequest) -> WebResponse
+    bodyLimit: ((WebRequest) -> Int)? = nil, respond: @escaping (WebRequest) -> WebResponse
   ) throws(SystemError) {
     self.loop = loop
     listener = FileDescriptor(owning: listenFD)
@@ -43,6 +43,7 @@ public final class WebServer {
     _ = fcntl(listenFD, F_SETFL, flags | O_NONBLOCK)
     slots = WebSlots(limits: limits)
     http = try MicroHTTPD(limits: limits, respond: respond)
+    http.bodyLimit = bodyLimit
     // Not owned by us: a duplicate keeps FileDescriptor's close-once rule for our copy.
     let mhdEpoll = http.epollDescriptor
     let dupFD = try retryingEINTR("fcntl(F_DUPFD_CLOEXEC)") {

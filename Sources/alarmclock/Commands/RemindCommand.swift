@@ -124,7 +124,14 @@ struct RemindCommand: Command {
     case .remove(let id): edit = .remove(id: id)
     case .move(let id, let to): edit = .move(id: id, position: to)
     }
-    switch store.apply(edit) {
+    // Removing takes the reminder's photo file with it.
+    let result: Result<ReminderStore.Outcome, ClientError>
+    if case .remove(let id) = edit {
+      result = store.remove(id: id)
+    } else {
+      result = store.apply(edit)
+    }
+    switch result {
     case .failure(let error):
       for line in error.lines { printError(line) }
       return ExitCode.failure
