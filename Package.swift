@@ -104,6 +104,14 @@ let package = Package(
       dependencies: [
         "AlarmWeb", "AlarmWebPage", "AlarmClient", "AlarmCore", "AlarmPlatform", "AudioTestSupport",
       ]),
+    // The issues' "done when" stories, end to end in one process: the phone page's app,
+    // the service with its clock injected, real audio recorded from a null sink.
+    .testTarget(
+      name: "ScenarioTests",
+      dependencies: [
+        "AlarmService", "AlarmWeb", "AlarmClient", "AlarmAudio", "AlarmPlatform", "AlarmCore",
+        "AudioTestSupport",
+      ]),
     .testTarget(
       name: "alarmclockTests",
       dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),

@@ -74,13 +74,17 @@ _alarmclock() {
     --sound-order)
       mapfile -t COMPREPLY < <(compgen -W "shuffle rotate" -- "$cur")
       return ;;
+    --announce)
+      mapfile -t COMPREPLY < <(compgen -W "on off" -- "$cur")
+      return ;;
     --unset)
       mapfile -t COMPREPLY < <(compgen -W "days date label sound sound_order volume ramp snooze
-        max_snoozes ring_for escalate_after escalate_volume escalate_sound skip skip_calendars
-        id enabled" -- "$cur")
+        max_snoozes ring_for escalate_after escalate_volume escalate_sound announce
+        announce_every skip skip_calendars id enabled" -- "$cur")
       return ;;
     --from | --count | --volume | --ramp | --seconds | --label | --date | --time | --snooze \
       | --ring-for | --max-snoozes | --escalate-after | --escalate-volume | --skip | --id \
+      | --announce-every \
       | --mixer | --listen | --idle-exit | --due | --notes | --title | --to | --at)
       return ;;
   esac
@@ -97,10 +101,11 @@ _alarmclock() {
     skip | unskip | ring) opts="--socket --config" ;;
     add) opts="--config --days --date --label --sound --sound-order --volume --ramp --snooze
       --no-snooze --max-snoozes --ring-for --escalate-after --escalate-volume --escalate-sound
-      --skip --skip-calendar --id --disabled" ;;
+      --announce --announce-every --skip --skip-calendar --id --disabled" ;;
     edit) opts="--config --time --days --date --label --sound --sound-order --volume --ramp
       --snooze --no-snooze --max-snoozes --ring-for --escalate-after --escalate-volume
-      --escalate-sound --skip --skip-calendar --id --disabled --enabled --unset" ;;
+      --escalate-sound --announce --announce-every --skip --skip-calendar --id --disabled
+      --enabled --unset" ;;
     remove | enable | disable) opts="--config" ;;
     web) opts="--listen --token-file --print-url --idle-exit --config --socket --state-dir" ;;
     say-time) opts="--config --state-dir --device --print --at" ;;

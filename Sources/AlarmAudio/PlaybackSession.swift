@@ -83,6 +83,10 @@ struct PlaybackSession {
           }
         }
         offset = 0
+        if let (clip, percent) = takeAnnouncement() {
+          renderer.speak(clip, percent: percent)
+          engine.events(.announced(realtime: Clock.realtime.now()))
+        }
         let frames = min(device.periodFrames, device.bufferFrames)
         pending = renderer.render(into: chunk.base, frames: frames)
         ended = pending == 0
@@ -150,6 +154,15 @@ struct PlaybackSession {
       renderer.outputChannels = device.channels
       chunk = pinned(count: device.bufferFrames * device.channels)
       pending = 0
+    }
+  }
+
+  /// The sentence `Ringer.announce` left for this session, if any (taken once).
+  private func takeAnnouncement() -> (SpeechClip, Int)? {
+    engine.control.withLock { c in
+      guard let a = c.announcement else { return nil }
+      c.announcement = nil
+      return c.writer == session ? (a.clip, a.percent) : nil
     }
   }
 

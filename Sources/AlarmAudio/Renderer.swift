@@ -24,6 +24,8 @@ final class Renderer {
   private var scratch = PinnedBuffer<Float>(count: 0)
   private(set) var framesOut = 0
   private(set) var usingFallback: Bool
+  /// A sentence said over the ring (`speak`), until it is over.
+  private var overlay: SpeechOverlay?
 
   init(
     source: any AudioSource, outputChannels: Int, outputRate: Int, request: RingRequest,
@@ -73,7 +75,17 @@ final class Renderer {
       }
     }
     mix(scratch.base, inChannels: inChannels, frames: got, into: out)
+    if overlay != nil {
+      overlay!.apply(to: out, frames: got, channels: outputChannels)
+      if overlay!.isOver { overlay = nil }
+    }
     return got
+  }
+
+  /// Says `clip` over the ring from the next frame, at `percent` (the `[voice]` volume);
+  /// a sentence still being said is replaced.
+  func speak(_ clip: SpeechClip, percent: Int) {
+    overlay = SpeechOverlay(clip, gain: Gain.volume(percent), outputRate: outputRate)
   }
 
   /// The volume in percent `frame` frames into the ring: the request's, then rising

@@ -128,6 +128,9 @@ public enum RingerEvent: Sendable, Equatable {
   /// The ring reached `Escalation.after`: the volume rises (and the sound changes, to
   /// `sound`; nil when it stays, or the fallback tone when it could not be opened).
   case escalated(sound: String?)
+  /// A sentence (`Ringer.announce`) started over the ring; `realtime` as for `firstFrame`
+  /// (the frame it starts in was rendered then; it reaches the room a buffer later).
+  case announced(realtime: Duration)
   /// The ring ended.
   case stopped(StopReason)
 }

@@ -113,6 +113,7 @@ public final class Ringer: Sendable {
       let session = c.nextSession
       c.nextSession += 1
       c.command = .start(request, deadline, session)
+      c.announcement = nil
       c.writer = session
       c.ringing = true
       if let pcm = c.pcm { snd_pcm_drop(pcm.raw) }
@@ -127,9 +128,20 @@ public final class Ringer: Sendable {
       if case .start = c.command { c.command = nil }
       c.writer = 0
       c.ringing = false
+      c.announcement = nil
       if let pcm = c.pcm { snd_pcm_drop(pcm.raw) }
     }
     engine.wake.signal()
+  }
+
+  /// Says `clip` over the ring going on (it ducks meanwhile), at `percent` (0-100) in
+  /// the perceptual law of `Gain`; reported as `.announced` when its first frame is
+  /// mixed. Ignored when nothing rings.
+  public func announce(_ clip: SpeechClip, percent: Int) {
+    engine.control.withLock { c in
+      guard c.ringing else { return }
+      c.announcement = (clip, percent)
+    }
   }
 
   /// True from `start` until the ring ends (stop, replaced, finished, `maxDuration`).
@@ -155,6 +167,8 @@ final class RingerEngine: Sendable {
     var ringing = false
     var nextSession = 1
     var shutdown = false
+    /// A sentence for the ring to say, taken by the playback thread at its next period.
+    var announcement: (clip: SpeechClip, percent: Int)?
     /// Whether a refused `mlock` of the sample buffers has been logged (once is enough).
     var pinRefusalLogged = false
   }

@@ -2,14 +2,10 @@ import AlarmCore
 import AlarmFiles
 import AlarmPlatform
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The reminder list as a client edits it: read with its ETag, edited through
 /// `ReminderEditor` (comments kept), written atomically only when the file is still the one
-/// read. A list not yet written is created on the first edit, with the config file's owner
-/// and mode (the web process that may edit the config may edit the list).
+/// read (`ReminderFile.edit`). A list not yet written is created on the first edit, with
+/// the config file's owner and mode.
 public struct ReminderStore: Sendable {
   /// The list file.
   public var path: String
@@ -53,59 +49,21 @@ public struct ReminderStore: Sendable {
   /// Applies `edit`. With `ifMatch`, refuses (`.changed`) unless the file's ETag is that.
   /// Every refusal leaves the file byte-identical (or absent, when it was).
   public func apply(_ edit: ReminderEdit, ifMatch: String? = nil) -> Result<Outcome, ClientError> {
-    let snapshot: FileSnapshot?
-    do {
-      snapshot =
-        FileSystem.exists(path) ? try FileSnapshot.read(path, limit: ReminderFile.maxBytes) : nil
-    } catch {
-      return .failure(ClientError(.io, "\(path): cannot read: \(error)"))
+    let result = ReminderFile.edit(
+      edit, path: path, configPath: configPath,
+      expecting: { bytes in ifMatch.map { $0 == ConfigStore.etag(of: bytes) } ?? true })
+    switch result {
+    case .success(let r):
+      return .success(
+        Outcome(
+          result: r, etag: ConfigStore.etag(of: Array(r.text.utf8)),
+          warnings: r.warnings.map { $0.formatted(path: path) }))
+    case .failure(.unreadable(let why)), .failure(.unwritable(let why)):
+      return .failure(ClientError(.io, why))
+    case .failure(.notExpected): return .failure(.changedSinceRead(path))
+    case .failure(.changedDuringEdit): return .failure(.changedDuringEdit(path))
+    case .failure(.refused(let error)): return .failure(explain(error))
     }
-    let bytes = snapshot?.bytes ?? []
-    if let ifMatch, ifMatch != ConfigStore.etag(of: bytes) {
-      return .failure(.changedSinceRead(path))
-    }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      return .failure(ClientError(.io, "\(path): not UTF-8 text"))
-    }
-    let result: ReminderEditResult
-    switch ReminderEditor.apply(edit, to: text, path: path) {
-    case .success(let r): result = r
-    case .failure(let error): return .failure(explain(error))
-    }
-    let newBytes = Array(result.text.utf8)
-    if result.changed {
-      do {
-        let written: Bool
-        if let snapshot {
-          written = try snapshot.replace(with: newBytes)
-        } else {
-          written = try create(newBytes)
-        }
-        guard written else {
-          return .failure(.changedDuringEdit(path))
-        }
-      } catch {
-        return .failure(ClientError(.io, "\(path): cannot write: \(error); the list is unchanged"))
-      }
-    }
-    return .success(
-      Outcome(
-        result: result, etag: ConfigStore.etag(of: newBytes),
-        warnings: result.warnings.map { $0.formatted(path: path) }))
-  }
-
-  /// Writes the first version of the list, unless someone created it meanwhile.
-  private func create(_ bytes: [UInt8]) throws(SystemError) -> Bool {
-    var mode: mode_t = 0o644
-    var owner: (uid: uid_t, gid: gid_t)?
-    if let config = try? FileSystem.status(configPath) {
-      mode = config.st_mode & 0o666
-      owner = (config.st_uid, config.st_gid)
-    }
-    let absent: () throws(SystemError) -> Bool = { () throws(SystemError) in
-      !FileSystem.exists(path)
-    }
-    return try AtomicFile.write(bytes, to: path, mode: mode, owner: owner, commitIf: absent)
   }
 
   private func invalid(_ result: ReminderListResult) -> ClientError {

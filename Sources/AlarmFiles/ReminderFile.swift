@@ -5,8 +5,8 @@ import AlarmPlatform
   import Glibc
 #endif
 
-/// Reading the reminder list (`reminders.toml` beside the config) for the service, the CLI
-/// and the web process alike. A list not yet written is an empty list.
+/// Reading and editing the reminder list (`reminders.toml` beside the config) for the
+/// service, the CLI and the web process alike. A list not yet written is an empty list.
 public enum ReminderFile {
   /// Files larger than this are refused unread: 1,000 reminders with notes fit in far less.
   public static let maxBytes = 4 << 20
@@ -16,5 +16,74 @@ public enum ReminderFile {
     guard FileSystem.exists(path) else { return .success([]) }
     return ConfigFile.read(path, limit: maxBytes, tooLarge: "a reminder list is at most 4 MiB")
       .mapError { ConfigFileError("\(path): \($0)") }
+  }
+
+  /// Why an edit wrote nothing. Every refusal leaves the file byte-identical (or absent).
+  public enum EditFailure: Error, Sendable {
+    /// The file cannot be read, or is not UTF-8; a one-line reason with the path.
+    case unreadable(String)
+    /// `expecting` refused the bytes read (an ETag that no longer matches).
+    case notExpected
+    /// The editor refused the edit (unknown id, invalid list, invalid result).
+    case refused(ReminderEditError)
+    /// Someone saved the file between the read and the rename.
+    case changedDuringEdit
+    /// The new file could not be written; a one-line reason with the path.
+    case unwritable(String)
+  }
+
+  /// Applies `edit` to the list at `path` and writes it atomically, only if the file is
+  /// still the one read. `expecting` sees the bytes read first (the ETag check of a
+  /// client). A list not yet written is created with `configPath`'s owner and mode, so
+  /// whoever may edit the config may edit the list.
+  public static func edit(
+    _ edit: ReminderEdit, path: String, configPath: String,
+    expecting: ([UInt8]) -> Bool = { _ in true }
+  ) -> Result<ReminderEditResult, EditFailure> {
+    let snapshot: FileSnapshot?
+    do {
+      snapshot = FileSystem.exists(path) ? try FileSnapshot.read(path, limit: maxBytes) : nil
+    } catch {
+      return .failure(.unreadable("\(path): cannot read: \(error)"))
+    }
+    let bytes = snapshot?.bytes ?? []
+    guard expecting(bytes) else { return .failure(.notExpected) }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      return .failure(.unreadable("\(path): not UTF-8 text"))
+    }
+    let result: ReminderEditResult
+    switch ReminderEditor.apply(edit, to: text, path: path) {
+    case .success(let r): result = r
+    case .failure(let error): return .failure(.refused(error))
+    }
+    guard result.changed else { return .success(result) }
+    let newBytes = Array(result.text.utf8)
+    do {
+      let written: Bool
+      if let snapshot {
+        written = try snapshot.replace(with: newBytes)
+      } else {
+        written = try create(newBytes, path: path, configPath: configPath)
+      }
+      return written ? .success(result) : .failure(.changedDuringEdit)
+    } catch {
+      return .failure(.unwritable("\(path): cannot write: \(error); the list is unchanged"))
+    }
+  }
+
+  /// Writes the first version of the list, unless someone created it meanwhile.
+  private static func create(_ bytes: [UInt8], path: String, configPath: String)
+    throws(SystemError) -> Bool
+  {
+    var mode: mode_t = 0o644
+    var owner: (uid: uid_t, gid: gid_t)?
+    if let config = try? FileSystem.status(configPath) {
+      mode = config.st_mode & 0o666
+      owner = (config.st_uid, config.st_gid)
+    }
+    let absent: () throws(SystemError) -> Bool = { () throws(SystemError) in
+      !FileSystem.exists(path)
+    }
+    return try AtomicFile.write(bytes, to: path, mode: mode, owner: owner, commitIf: absent)
   }
 }

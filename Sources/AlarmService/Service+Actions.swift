@@ -15,6 +15,7 @@ extension Service {
     perform(actions)
     if invalidate { ring.invalidate() }
     rearm(now: now)
+    if !reminderQueue.isEmpty { sayQueuedReminders() }
   }
 
   func perform(_ actions: [EngineAction]) {
@@ -25,6 +26,7 @@ extension Service {
         startSound(alarm, remaining: remaining, resumed: resumed)
       case .stopSound:
         ring.stop()
+        announcer.stop()
         releasePagesSoon()
       case .hook(let call):
         runHook(call)
@@ -84,6 +86,12 @@ extension Service {
     case .checked(let check)?:
       audioChecked(check)
       releasePagesSoon()
+    case .started?:
+      if engine.soundPlaying, let s = engine.state.session, let alarm = engine.alarms[s.alarmID],
+        alarm.announce
+      {
+        announcer.started(announcement(alarm))
+      }
     }
   }
 

@@ -79,6 +79,7 @@ extension Service {
           details: configs.errors))
     default:
       let zone = self.zone
+      let ringing = engine.state.session?.alarmID
       guard
         let (reply, actions) = engine.perform(
           request, now: now, format: { ISO8601Text.format($0, in: zone) })
@@ -89,6 +90,9 @@ extension Service {
         log.info("\(request.command): refused: \(e.message)")
       }
       settle(actions, now: now)
+      if case .stop = request, case .ok = reply, let id = ringing, engine.state.session == nil {
+        readTodaysReminders(after: id, now: now)
+      }
       return reply
     }
   }

@@ -37,6 +37,11 @@ extension Service {
   /// lines and hooks), or the `idle_press` hook.
   func pressed(_ press: InputPress, from source: String) {
     let kind = press.kind.rawValue
+    if ringActivity == .idle, ring.prepared == nil,
+      pressMarksReminderDone(now: clock.now(), source: source)
+    {
+      return
+    }
     switch press.actions.outcome(of: press.kind, during: ringActivity) {
     case .ignore:
       log.debug("\(source): \(kind) press: nothing to do")
@@ -57,18 +62,5 @@ extension Service {
     case .stop:
       dispatch(.stop, from: .press(press, source: source))
     }
-  }
-}
-
-extension Service {
-  /// Says the time and the next alarm (the next firing `status` reports), in `[voice]`.
-  func sayTime(now: Instant) {
-    let voice = config.voice
-    let locale = voice.locale(environment: environment)
-    let next = engine.upcoming(after: now, count: 1).first.flatMap { f in
-      engine.alarms[f.alarmID].map { (at: f.at, label: AlarmText(locale).label($0)) }
-    }
-    let text = SpokenText(locale).timeAndNext(at: now, next: next, zone: zone)
-    speech.say(text, locale: locale, voice: voice, devices: config.audio.devices)
   }
 }

@@ -32,6 +32,7 @@ extension Service {
       watchClock(now: now)
       if wakePlan?.isPreparePoint == true { prepareNextRing(now: now) }
     }
+    remindersReached(now: now)
     settle(engine.advance(to: now), now: now)
   }
 
@@ -72,6 +73,7 @@ extension Service {
 
   func arm(now: Instant) throws(SystemError) {
     let plan = engine.wakePlan(now: now, prepared: ring.prepared)
+      .waking(at: reminders.nextDue(after: now, zone: zone))
     wakePlan = plan
     if plan.prepareNow != nil { prepareNextRing(now: now) }
     // To the millisecond: a snooze end counted from a press is not a whole second.
@@ -88,5 +90,6 @@ extension Service {
     speech.silence()  // a prepared ring holds its device open from now on
     ring.prepare(
       f, sound: sound, request: ringRequest(alarm, remaining: alarm.ringFor, sound: sound))
+    if alarm.announce { announcer.prepare(announcement(alarm), firstAt: f.at + alarm.ramp) }
   }
 }

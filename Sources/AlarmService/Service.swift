@@ -31,6 +31,11 @@ public final class Service {
   /// The loop every source is registered on; owned by the thread that calls `run`.
   public let loop: EventLoop
   let configs: ConfigKeeper
+  /// The reminder list in force and its due times (`Reminders/ReminderKeeper.swift`).
+  let reminders: ReminderKeeper
+  var reminderWatch: FileWatch?
+  /// Due reminders waiting for a ring or an utterance to end.
+  var reminderQueue: [Reminder] = []
   /// The `skip_calendars` files in force and their days off.
   let calendars: CalendarKeeper
   var engine: AlarmEngine
@@ -60,6 +65,8 @@ public final class Service {
   let hooks: HookRunner
   /// The time and the next alarm said on a press while nothing rings.
   let speech: SpeechCoordinator
+  /// The time and label said over an announcing alarm's ring.
+  let announcer: Announcer
   /// The realtime timer's plan: its deadline and whether that is a prepare point.
   public internal(set) var wakePlan: WakePlan?
   /// What the service saw of the clock: synchronisation, jumps (Service+Clock.swift).
@@ -111,6 +118,8 @@ public final class Service {
     self.log = log
     self.clock = clock
     self.configs = configs
+    reminders = ReminderKeeper(
+      configPath: paths.config, now: now, zone: configs.current.zone, log: log)
     let audioWatch: AudioWatch
     do throws(SystemError) {
       // Blocked before the ringer starts its thread, which inherits the mask: the signals
@@ -161,7 +170,16 @@ public final class Service {
     speech = SpeechCoordinator(
       loop: loop, log: log, directory: FileSystem.directoryName(paths.socket),
       environment: Environment(env))
+    do throws(SystemError) {
+      announcer = try Announcer(
+        loop: loop, log: log, directory: FileSystem.directoryName(paths.socket),
+        environment: Environment(env), now: { clock.now() },
+        say: { [relay] clip, percent in relay.target?.ring.announce(clip, percent: percent) })
+    } catch {
+      throw ServiceStartError("cannot start: \(error)")
+    }
     relay.target = self
+    speech.onIdle = { [unowned self] in self.releasePagesSoon() }
   }
 
   static func engineOptions(_ config: Config) -> EngineOptions {
@@ -218,6 +236,7 @@ public final class Service {
       self.alarmTimerFired()
     }
     startWatching()
+    startWatchingReminders()
     startWatchingSystemZone()
     startCalendars()
     try startServer()
@@ -256,6 +275,7 @@ public final class Service {
     saver.flush(engine.state)
     hooks.stopAll(grace: .seconds(1))
     speech.stop()
+    announcer.shutDown()
     terminal?.restore()
     server?.close()
     log.notice("stopped")
@@ -268,6 +288,7 @@ public final class Service {
       case SIGHUP:
         log.info("SIGHUP: reading \(paths.config) again")
         reloadConfig(reason: "SIGHUP", force: true)
+        reloadReminders(reason: "SIGHUP")
       default:
         log.notice("signal \(info.signal) from pid \(info.senderPID): stopping")
         loop.stop()

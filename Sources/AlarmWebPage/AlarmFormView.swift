@@ -83,6 +83,13 @@ enum AlarmFormView {
       return field(
         name, shown, value, placeholder: page.id == nil ? text.derivedID : "",
         maxLength: AlarmID.maxLength)
+    case .onOff where key != .enabled:
+      // Three ways, not a checkbox: `[defaults]` may turn it on, and an alarm off again.
+      var s = "<label class=\"row\">\(HTML.escape(shown))<select name=\"\(name)\">"
+      s += option("", text.defaultSwitch(placeholder == "on"), selected: value.isEmpty)
+      s += option("on", text.on, selected: value == "on")
+      s += option("off", text.off, selected: value == "off")
+      return s + "</select></label>"
     case .time, .days, .label, .onOff:
       return ""
     }

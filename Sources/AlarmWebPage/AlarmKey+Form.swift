@@ -14,7 +14,7 @@ extension AlarmKey {
     // The switch is on the first card; the length is a setting.
     case .snooze: return .more
     case .id, .date, .soundOrder, .ramp, .maxSnoozes, .ringFor, .escalateAfter, .escalateVolume,
-      .escalateSound, .skip, .skipCalendars:
+      .escalateSound, .announce, .announceEvery, .skip, .skipCalendars:
       return .more
     }
   }

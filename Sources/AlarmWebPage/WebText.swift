@@ -33,6 +33,11 @@ struct WebText {
   var enabled: String { t("On", "開啟") }
   var more: String { t("More settings", "更多設定") }
   var noLimit: String { t("no limit", "不限") }
+  var on: String { t("on", "開") }
+  /// The choice that leaves a switch to `[defaults]`, which has it `on` or off.
+  func defaultSwitch(_ on: Bool) -> String {
+    on ? t("Default (on)", "預設（開）") : t("Default (off)", "預設（關）")
+  }
   func keepSound(_ name: String?) -> String {
     name.map { t("Default (\($0))", "預設（\($0)）") } ?? t("The same sound", "同一個提示聲")
   }
@@ -48,6 +53,8 @@ struct WebText {
     case .escalateAfter: return t("Louder after", "漸強時間")
     case .escalateVolume: return t("Louder to volume", "漸強至音量")
     case .escalateSound: return t("Then the sound", "漸強後提示聲")
+    case .announce: return t("Say the time while ringing", "響鈴時報時")
+    case .announceEvery: return t("Say it every", "報時間隔")
     case .date: return t("Date (rings once)", "日期（只響一次）")
     case .skip: return t("Days off", "不響的日子")
     case .skipCalendars: return t("Calendars of days off", "休假日曆")

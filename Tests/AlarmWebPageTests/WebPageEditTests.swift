@@ -38,6 +38,11 @@ import Testing
     #expect(
       options.filter { $0.hasSuffix("selected") }.map { attribute("value", $0) } == ["birds.mp3"])
     #expect(main.html.contains(">Default (beep.wav)</option>"))
+    // Announcing is three-way: the default's choice (off here), on, off.
+    let announce = Form.options(of: "announce", in: main.html)
+    #expect(announce.map { attribute("value", $0) } == ["", "on", "off"])
+    #expect(announce.first?.hasSuffix("selected") == true)
+    #expect(main.html.contains(">Default (off)</option>"))
     // Delete and the device test are their own forms.
     #expect(forms.contains { $0.action == "/alarms/work/delete" && $0.hidden["etag"] == "\"e1\"" })
     #expect(forms.contains { $0.action == "/alarms/work/ring" })

@@ -4,12 +4,14 @@ import TOML
 enum DefaultsDecoder {
   static let keys =
     ["sound", "sound_order", "volume", "ramp", "snooze", "ring_for", "skip_calendars"]
-    + EscalationDecoder.keys + ["max_snoozes"]
+    + EscalationDecoder.keys + ["max_snoozes", "announce", "announce_every"]
   /// `max_snoozes`: 0 refuses every snooze (and says why); larger is no real limit.
   static let maxSnoozesRange: ClosedRange<Int64> = 0...1000
   static let rampRange = Duration.zero...Duration.seconds(3600)
   static let snoozeRange = Duration.seconds(1)...Duration.seconds(3600)
   static let ringForRange = Duration.seconds(1)...Duration.seconds(12 * 3600)
+  /// `announce_every`: a sentence takes a few seconds; more often would be one long speech.
+  static let announceEveryRange = Duration.seconds(15)...Duration.seconds(3600)
   /// What `snooze = true` means when nothing else gives a length.
   static let standardSnooze = Duration.seconds(9 * 60)
 
@@ -67,6 +69,8 @@ enum DefaultsDecoder {
     if let calendars = skipCalendars(r) { d.skipCalendars = calendars }
     EscalationDecoder.apply(r, to: &d)
     if let n = r.integer("max_snoozes", in: maxSnoozesRange) { d.maxSnoozes = Int(n) }
+    if let announce = r.bool("announce") { d.announce = announce }
+    if let every = r.duration("announce_every", in: announceEveryRange) { d.announceEvery = every }
     if d.ramp > d.ringFor, let entry = r.table.entry("ramp") ?? r.table.entry("ring_for") {
       r.state.warning(
         entry.node.range.start,

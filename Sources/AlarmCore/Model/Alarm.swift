@@ -45,6 +45,10 @@ public struct AlarmDefaults: Hashable, Sendable {
   public var escalateSound: String? = nil
   /// The most snoozes one ring session allows; nil: no limit (`max_snoozes`).
   public var maxSnoozes: Int? = nil
+  /// While it rings, the time and label are said over the ducked sound (`announce`).
+  public var announce = false
+  /// How often the announcement is repeated while the ring goes on (`announce_every`).
+  public var announceEvery: Duration = .seconds(60)
 
   public init() {}
 }
@@ -101,6 +105,10 @@ public struct Alarm: Hashable, Sendable {
   public var escalateSound: String?
   /// The most snoozes one ring session allows; nil: no limit.
   public var maxSnoozes: Int?
+  /// While it rings, the time and label are said over the ducked sound (after the ramp,
+  /// then every `announceEvery`), and its stop reads today's reminders.
+  public var announce: Bool
+  public var announceEvery: Duration
   public var enabled: Bool
   /// Dates on which it does not ring (holidays).
   public var skip: Set<LocalDate>
@@ -129,6 +137,8 @@ public struct Alarm: Hashable, Sendable {
     self.escalateVolume = defaults.escalateVolume
     self.escalateSound = defaults.escalateSound
     self.maxSnoozes = defaults.maxSnoozes
+    self.announce = defaults.announce
+    self.announceEvery = defaults.announceEvery
     self.enabled = enabled
     self.skip = skip
     self.skipCalendars = defaults.skipCalendars

@@ -21,6 +21,13 @@ public struct WakePlan: Sendable, Hashable {
   /// Whether the deadline is a prepare point.
   public var isPreparePoint: Bool { prepare != nil }
 
+  /// This plan, woken earlier at `other` when that comes first (a reminder's due time):
+  /// then the deadline is not a prepare point, whose time comes at a later wake-up.
+  public func waking(at other: Instant?) -> WakePlan {
+    guard let other, other < deadline else { return self }
+    return WakePlan(deadline: other, prepareNow: prepareNow)
+  }
+
   /// A plan armed at `deadline`.
   public init(deadline: Instant, prepare: Firing? = nil, prepareNow: Firing? = nil) {
     self.deadline = deadline

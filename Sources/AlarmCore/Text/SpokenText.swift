@@ -60,6 +60,12 @@ public struct SpokenText: Sendable {
     zh ? "提醒：\(title)。" : "Reminder: \(title)."
   }
 
+  /// A press after a reminder was said marked it done: "Done: Take the bins out." /
+  /// "已完成：倒垃圾。"
+  public func reminderDone(_ title: String) -> String {
+    zh ? "已完成：\(title)。" : "Done: \(title)."
+  }
+
   /// A press while nothing rings: the time and the next alarm. `next` is the next firing's
   /// local time, label, and whether it is today, tomorrow or later (`days` from today).
   public func timeAndNext(

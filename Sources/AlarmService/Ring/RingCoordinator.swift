@@ -17,6 +17,9 @@ final class RingCoordinator {
     /// A device check's result, to judge against the next firing (`checked`); the device
     /// was opened for it, so alsa-lib's code is mapped again.
     case checked(AudioCheck)
+    /// The ring period's sound has started (its first frame reached ALSA): announcements
+    /// count from here.
+    case started
   }
 
   /// The playback thread's owner.
@@ -70,6 +73,9 @@ final class RingCoordinator {
       startBuzzer(reason: "the audio check found no device")
     }
   }
+
+  /// Says `clip` over the ring going on (`[voice] volume` `percent`).
+  func announce(_ clip: SpeechClip, percent: Int) { ringer.announce(clip, percent: percent) }
 
   /// The ring period ends (snooze, stop, its time up).
   func stop() {
@@ -133,6 +139,9 @@ final class RingCoordinator {
       }
       firstFrameDue = nil
       audioStatus = InputStatus(name: "audio", available: true, detail: "playing on \(device)")
+      return .started
+    case .announced:
+      log.debug("announcement: mixed in over the ring")
     case .fallbackTone(let error):
       log.warning("audio: \(error); ringing the fallback tone")
       chosen?.problem = error

@@ -6,143 +6,188 @@ import AlarmPlatform
   import Glibc
 #endif
 
-/// The service's speech (a press while nothing rings: the time and the next alarm): the
-/// sentence is synthesized by espeak-ng in a child process the loop watches (a runner of
-/// its own, so speech never takes a hook's place), then played on a Ringer of its own,
-/// made for the sentence and dropped after it, so nothing of it is resident while idle.
+/// The service's speech outside a ring: the time and the next alarm on a press, a reminder
+/// at its due time (after a chime), today's reminders after the morning stop. The sentence
+/// is made by a `SpeechMaker` (espeak-ng in a child), then played on a Ringer of its own,
+/// made for the utterance and dropped after it, so nothing of it is resident while idle.
 ///
 /// An alarm always wins: `silence()`, called before every ring and prepare, drops the
 /// sentence being made and stops the one being said, so speech never delays a firing and
 /// never holds the device the ring needs. Speech never falls back to a tone. Loop thread
 /// only.
 final class SpeechCoordinator {
-  private let loop: EventLoop
   private let log: Logger
-  private let directory: String
-  private let runner: HookRunner
-  /// Counts requests: a finished synthesis of an older one (silenced meanwhile) is dropped.
+  private let maker: SpeechMaker
+  private let chimePath: String
+  /// Counts utterances: events of an older player (silenced meanwhile) are dropped.
   private var generation = 0
-  /// The request being synthesized, and how to play it when done.
-  private var pending: (generation: Int, request: RingRequest)?
-  /// The ringer saying a sentence; nil when none is.
-  private var player: Ringer?
-  private var playerGeneration = 0
-  /// The players' events, tagged with their request's generation, into the loop.
+  /// The utterance in progress, from its request until its last sound ends.
+  private var current: Utterance?
+  /// The players' events, tagged with their utterance's generation, into the loop.
   private var events: Mailbox<(Int, RingerEvent)>!
+  /// Called after every utterance (the service then releases the pages playing mapped).
+  var onIdle: (() -> Void)?
+
+  private struct Utterance {
+    var generation: Int
+    /// How to play (its `sound` set per part).
+    var request: RingRequest
+    /// The sentence's file once made.
+    var speech: String?
+    /// Still being made.
+    var making = true
+    /// The chime plays now (the sentence follows it).
+    var chiming = false
+    var player: Ringer?
+    /// Called once when the utterance is over, said or not.
+    var then: (() -> Void)?
+  }
 
   /// Speech files go to `directory` (the service's runtime directory, beside its socket).
   init(loop: EventLoop, log: Logger, directory: String, environment: Environment) {
-    self.loop = loop
     self.log = log
-    self.directory = directory
-    runner = HookRunner(
-      loop: loop, environment: environment, maxRunning: 1, killGrace: .seconds(1),
-      log: { level, text in log.log(level, text) })
-    runner.onFinish = { [unowned self] result in self.synthesized(result) }
+    maker = SpeechMaker(
+      loop: loop, log: log, directory: directory, name: "speech", environment: environment)
+    chimePath = directory + "/chime.wav"
     events = loop.makeMailbox((Int, RingerEvent).self) { [weak self] message in
       self?.playerEvent(message.1, generation: message.0)
     }
   }
 
-  var textPath: String { directory + "/speech.txt" }
-  var wavPath: String { directory + "/speech.wav" }
-
-  /// Says `text`: synthesis starts now, the sound when it is done. While a sentence is
-  /// being made or said, another is not started (a second press is ignored).
-  func say(_ text: String, locale: DisplayLocale, voice: VoiceConfig, devices: [String]) {
-    guard !isBusy, runner.runningCount == 0 else {
+  /// Says `text`, after the reminder chime when `chime`: synthesis starts now and the
+  /// chime plays meanwhile; the sentence when both are done. While an utterance is in
+  /// progress another is not started (false; a second press is ignored). `then` is called
+  /// when this one is over, said or not.
+  @discardableResult
+  func say(
+    _ text: String, chime: Bool = false, locale: DisplayLocale, voice: VoiceConfig,
+    devices: [String], then: (() -> Void)? = nil
+  ) -> Bool {
+    guard current == nil, !maker.isBusy else {
       log.info("speech: already speaking; nothing more said")
-      return
+      return false
     }
     generation += 1
-    do {
-      try AtomicFile.write(Array(text.utf8), to: textPath, mode: 0o600)
-    } catch {
-      log.warning("speech: cannot write \(textPath): \(error); nothing said")
-      return
-    }
-    let argv = SpeechSynthesizer.arguments(
-      locale: locale, rate: voice.rate, textFile: textPath, wavFile: wavPath)
+    let number = generation
     var request = RingRequest(
-      sound: wavPath, volume: voice.volume, ramp: .zero, loop: false, devices: devices)
+      sound: nil, volume: voice.volume, ramp: .zero, loop: false, devices: devices)
     request.tryEveryCard = false
-    guard runner.run(argv, timeout: .seconds(10), name: "speech") != nil else {
-      log.warning("speech: espeak-ng could not be started (apt install espeak-ng); nothing said")
-      return
+    if let why = maker.make(
+      text, locale: locale, rate: voice.rate, done: { [unowned self] in self.made($0, number) })
+    {
+      log.warning("speech: \(why); nothing said")
+      return false
     }
-    pending = (generation, request)
+    current = Utterance(generation: number, request: request, then: then)
     log.info("speech: \"\(text)\"")
+    if chime {
+      do {
+        try AtomicFile.write(ReminderChime.wav(), to: chimePath, mode: 0o600)
+        let chiming = play(chimePath)  // not inside the assignment: play() changes `current`
+        current?.chiming = chiming
+      } catch {
+        log.warning("speech: cannot write the chime (\(error)); the sentence alone")
+      }
+    }
+    return true
   }
 
   /// Drops the sentence being made and stops the one being said (an alarm is about to
   /// ring). Returns at once.
   func silence() {
-    if pending != nil { log.info("speech: dropped for a ring") }
-    pending = nil
-    if let player {
+    guard let u = current else { return }
+    // Nothing follows an utterance an alarm cut off: what waits is said after the ring.
+    current?.then = nil
+    maker.cancel()
+    if let player = u.player {
       player.stop()
-      self.player = nil
       log.info("speech: stopped for a ring")
+    } else {
+      log.info("speech: dropped for a ring")
     }
+    finish()
   }
 
   /// For shutdown: silence, and espeak-ng killed if it still runs.
   func stop() {
     silence()
-    runner.stopAll(grace: .milliseconds(200))
+    maker.stop()
   }
 
-  /// Whether a sentence is being made or said.
-  var isBusy: Bool { pending != nil || player != nil }
+  /// Whether an utterance is being made or said.
+  var isBusy: Bool { current != nil }
 
-  private func synthesized(_ result: HookResult) {
-    unlink(textPath)
-    guard let pending, result.name == "speech" else {
-      unlink(wavPath)  // made for a sentence dropped meanwhile
-      return
+  private func made(_ outcome: SpeechMaker.Outcome, _ number: Int) {
+    guard current?.generation == number else { return }
+    current?.making = false
+    switch outcome {
+    case .failed(let why):
+      log.warning("speech: \(why); nothing said")
+      if current?.chiming != true { finish() }
+    case .made(let path):
+      current?.speech = path
+      if current?.chiming != true, !play(path) { finish() }
     }
-    self.pending = nil
-    guard result.status.isSuccess else {
-      log.warning(
-        "speech: espeak-ng \(result.timedOut ? "timed out" : "failed (\(result.status))"); nothing said"
-      )
-      return
+  }
+
+  /// Plays `path` on the utterance's player (made on its first part); false when no
+  /// player can be made.
+  private func play(_ path: String) -> Bool {
+    guard var u = current else { return false }
+    if u.player == nil {
+      let mailbox = events!
+      let number = u.generation
+      do {
+        u.player = try Ringer(
+          defaultSound: nil, log: { [log] level, text in log.log(level, "speech: " + text) },
+          events: { mailbox.send((number, $0)) })
+      } catch {
+        log.warning("speech: cannot start a player: \(error); nothing said")
+        return false
+      }
     }
-    guard let st = try? FileSystem.status(wavPath), st.st_size > 44 else {
-      log.warning("speech: espeak-ng made no sound; nothing said")
-      return
-    }
-    let generation = pending.generation
-    let mailbox = events!
-    do {
-      let ringer = try Ringer(
-        defaultSound: nil, log: { [log] level, text in log.log(level, "speech: " + text) },
-        events: { mailbox.send((generation, $0)) })
-      player = ringer
-      playerGeneration = generation
-      ringer.start(pending.request)
-    } catch {
-      log.warning("speech: cannot start a player: \(error); nothing said")
-    }
+    u.request.sound = path
+    u.player?.start(u.request)
+    current = u
+    return true
   }
 
   private func playerEvent(_ event: RingerEvent, generation: Int) {
-    guard generation == playerGeneration, let player else { return }
+    guard let u = current, u.generation == generation, let player = u.player else { return }
     switch event {
     case .fallbackTone(let why):
       // A tone in place of words would sound like an alarm: stop instead.
-      log.warning("speech: cannot play the sentence: \(why); nothing said")
+      log.warning("speech: cannot play \(u.chiming ? "the chime" : "the sentence"): \(why)")
       player.stop()
-      self.player = nil
+      finish()
     case .noDevice(let devices):
       log.warning("speech: no audio device could be opened (\(devices.joined(separator: ", ")))")
       player.stop()
-      self.player = nil
-    case .stopped:
-      self.player = nil
-      unlink(wavPath)
+      finish()
+    case .stopped(let reason):
+      guard u.chiming, reason == .finished else {
+        finish()
+        return
+      }
+      current?.chiming = false
+      if let speech = u.speech {
+        if !play(speech) { finish() }
+      } else if !u.making {
+        finish()  // the sentence failed: the chime alone was heard
+      }
     default:
       break
     }
+  }
+
+  /// The utterance is over: its player dropped, its files removed, its `then` called.
+  private func finish() {
+    guard let u = current else { return }
+    current = nil
+    u.player?.stop()
+    unlink(maker.wavPath)
+    unlink(chimePath)
+    onIdle?()
+    u.then?()
   }
 }

@@ -13,7 +13,8 @@ enum AlarmOptions {
     for key in AlarmKey.allCases {
       let name = key.option.flag
       switch key.kind {
-      case .onOff:
+      case .onOff where key.option.value == nil:
+        // `--disabled`: the flag alone says off.
         if arguments.flag(name) { changes.values[key] = .boolean(false) }
       case .skipList:
         for text in try arguments.options(name) {

@@ -11,6 +11,8 @@ public enum AlarmKey: String, CaseIterable, Hashable, Sendable, Comparable {
   case escalateAfter = "escalate_after"
   case escalateVolume = "escalate_volume"
   case escalateSound = "escalate_sound"
+  case announce
+  case announceEvery = "announce_every"
   case skip
   case skipCalendars = "skip_calendars"
   case enabled
@@ -183,6 +185,7 @@ public enum AlarmValueText {
     case .ramp: range = DefaultsDecoder.rampRange
     case .snooze: range = DefaultsDecoder.snoozeRange
     case .escalateAfter: range = EscalationDecoder.afterRange
+    case .announceEvery: range = DefaultsDecoder.announceEveryRange
     default: range = DefaultsDecoder.ringForRange
     }
     let span =

@@ -36,12 +36,12 @@ extension AlarmKey {
     case .sound, .escalateSound: return .sound
     case .soundOrder: return .soundOrder
     case .volume, .escalateVolume: return .percent
-    case .ramp, .snooze, .ringFor: return .duration
+    case .ramp, .snooze, .ringFor, .announceEvery: return .duration
     case .escalateAfter: return .durationOrOff
     case .maxSnoozes: return .count
     case .skip: return .skipList
     case .skipCalendars: return .pathList
-    case .enabled: return .onOff
+    case .enabled, .announce: return .onOff
     }
   }
 
@@ -53,6 +53,8 @@ extension AlarmKey {
     case .skipCalendars: return ("--skip-calendar", "PATH")
     // On is the default, so the option is the other way.
     case .enabled: return ("--disabled", nil)
+    // Off is a setting too: `[defaults]` may turn it on for every alarm.
+    case .announce: return ("--announce", "on|off")
     default: break
     }
     let flag = "--" + String(rawValue.map { $0 == "_" ? "-" : $0 })
@@ -121,6 +123,8 @@ extension AlarmKey {
     case .escalateAfter: return alarm.escalateAfter.map(DurationText.format) ?? "off"
     case .escalateVolume: return String(alarm.escalateVolume)
     case .escalateSound: return alarm.escalateSound ?? ""
+    case .announce: return alarm.announce ? "on" : "off"
+    case .announceEvery: return DurationText.format(alarm.announceEvery)
     case .skip: return SkipEntry.entries(of: alarm).map(\.description).joined(separator: "\n")
     case .skipCalendars:
       return alarm.skipCalendars.isEmpty ? "none" : alarm.skipCalendars.joined(separator: "\n")
@@ -171,6 +175,8 @@ extension AlarmKey {
     case .escalateAfter: return ["a ring going this long gets louder, e.g. 5m (off: never)"]
     case .escalateVolume: return ["the volume it rises to (0 to 100)"]
     case .escalateSound: return ["the sound it switches to (a name, path or folder)"]
+    case .announce: return ["say the time and label while it rings (on or off)"]
+    case .announceEvery: return ["how often the announcement is repeated, e.g. 1m"]
     case .skip:
       return [
         "a day it does not ring, or days FROM..TO (repeatable;", "edit: added to the list)",
