@@ -25,11 +25,12 @@ public struct SpeechClip: Sendable, Equatable {
     let limit = maxSeconds * decoder.sampleRate
     var samples: [Float] = []
     samples.reserveCapacity(min(limit, Int(max(0, decoder.frameCount))))
-    var chunk = [Float](repeating: 0, count: 4096 * channels)
+    // A buffer of its own, not an array's: Swift 6.0's withUnsafeMutableBufferPointer does
+    // not pass a typed throw through.
+    let chunk = UnsafeMutablePointer<Float>.allocate(capacity: 4096 * channels)
+    defer { chunk.deallocate() }
     while samples.count < limit {
-      let got = try chunk.withUnsafeMutableBufferPointer { b throws(SoundError) in
-        try decoder.read(into: b.baseAddress!, frames: 4096)
-      }
+      let got = try decoder.read(into: chunk, frames: 4096)
       if got == 0 { break }
       for f in 0..<got {
         var sum: Float = 0
