@@ -6,9 +6,19 @@ import AlarmPlatform
 #endif
 
 /// Starts and stops `count` rings of `sound` looping on `device`, timing each
-/// `Ringer.stop()` (the request to the PCM dropped).
+/// `Ringer.stop()` (the request to the PCM dropped); with `speech`, that WAV is said over
+/// each ring from its first frame, so the stop comes while words are mixed in.
 /// Returns the exit status.
-func stopLatency(sound: String, device: String, count: Int) -> Int32 {
+func stopLatency(sound: String, device: String, count: Int, speech: String? = nil) -> Int32 {
+  var clip: SpeechClip?
+  if let speech {
+    do {
+      clip = try SpeechClip.load(speech)
+    } catch {
+      complain("alarmclock-bench: \(error)")
+      return 1
+    }
+  }
   let events = RingEvents()
   let ringer: Ringer
   do {
@@ -24,7 +34,9 @@ func stopLatency(sound: String, device: String, count: Int) -> Int32 {
     ringer.start(request)
     waitForFirstFrame: while true {
       switch events.next() {
-      case .firstFrame: break waitForFirstFrame
+      case .firstFrame:
+        if let clip { ringer.announce(clip, percent: 80) }
+        break waitForFirstFrame
       case .noDevice:
         ringer.stop()
         complain("alarmclock-bench: no audio device could be opened ('\(device)')")
