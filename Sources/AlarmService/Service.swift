@@ -247,6 +247,7 @@ public final class Service {
     let now = clock.now()
     watchClock(now: now, starting: true)
     settle(engine.advance(to: now), now: now)
+    remindersReached(now: now)  // one due while the service was restarting
     let ready = readyStatus()
     log.notice(ready)
     do throws(SystemError) {

@@ -32,7 +32,8 @@ final class ReminderKeeper {
   /// The reminder said last, which a press within `pressWindow` marks done.
   private(set) var awaitingPress: (id: String, title: String, until: Instant)?
 
-  /// Reads the list beside `configPath`; due times before `now` count as said.
+  /// Reads the list beside `configPath`; due times more than `lateness` before `now` count
+  /// as said (a restart a few minutes after one still says it).
   init(configPath: String, now: Instant, zone: TimeZoneRules, log: Logger) {
     self.configPath = configPath
     path = ReminderList.path(forConfig: configPath)
@@ -46,7 +47,9 @@ final class ReminderKeeper {
     default: break
     }
     for r in list.reminders {
-      if let due = r.due, due.time != nil, due.instant(in: zone) <= now { said.insert(key(r)) }
+      if let due = r.due, due.time != nil, now - due.instant(in: zone) > Self.lateness {
+        said.insert(key(r))
+      }
     }
   }
 

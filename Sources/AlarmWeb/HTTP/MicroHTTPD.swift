@@ -133,12 +133,16 @@ final class MicroHTTPD {
   ) -> MHD_Result {
     guard let raw = slot.pointee else {
       // First call: the headers are in. Refuse an announced oversize body before reading it.
-      let head = WebRequest(
-        method: method, path: url,
-        headers: Dictionary(
-          pairs(connection, .HEADER_KIND).map { ($0.name.lowercased(), $0.value) }
-        ) { a, b in a + ", " + b })
-      let exchange = Exchange(limit: bodyLimit?(head) ?? limits.maxBody)
+      var limit = limits.maxBody
+      if let bodyLimit {
+        limit = bodyLimit(
+          WebRequest(
+            method: method, path: url,
+            headers: Dictionary(
+              pairs(connection, .HEADER_KIND).map { ($0.name.lowercased(), $0.value) }
+            ) { a, b in a + ", " + b }))
+      }
+      let exchange = Exchange(limit: limit)
       slot.pointee = Unmanaged.passRetained(exchange).toOpaque()
       openRequests += 1
       onRequest?(connection)
