@@ -117,15 +117,25 @@ struct MorningScenarioTests {
     try turn("the announcement") {
       events.contains { if case .announced = $0.0 { true } else { false } }
     }
-    let announced = try #require(
-      events.first { if case .announced = $0.0 { true } else { false } }?.1)
+    // The playback thread's own clock readings: when the first frame and the first frame
+    // with words were handed over.
+    var firstFrame: Double?
+    var announced: Double?
+    for (event, _) in events {
+      switch event {
+      case .firstFrame(_, let at) where firstFrame == nil: firstFrame = at.secondsDouble
+      case .announced(let at) where announced == nil: announced = at.secondsDouble
+      default: break
+      }
+    }
+    let first = try #require(firstFrame)
+    let spoken = try #require(announced)
     #expect(log().contains("announcement: \"It's six forty-five. Work.\""), "\(log())")
-    // When the two-second fade-in ends (measured on the playback thread's own reports).
-    let first = try #require(
-      events.first { if case .firstFrame = $0.0 { true } else { false } }?.1)
-    #expect(announced - first > 1.9 && announced - first < 2.5, "\(announced - first) s")
-    // Words take a few seconds; the ring goes on under them, then stops.
-    #expect(recorder.waitUntilRecorded(through: announced + 5.5, timeout: 30))
+    // When the two-second fade-in ends (later only if the sentence was not ready yet).
+    #expect(spoken - first > 1.95 && spoken - first < 6, "\(spoken - first) s")
+    // The words take about two seconds and reach the sink a device buffer (or, on a busy
+    // machine, a good deal) later: the recording up to 12 s on is searched for them.
+    #expect(recorder.waitUntilRecorded(through: spoken + 12, timeout: 60))
     clock.withLock { $0 = Self.at(2, 6, 45, 30) }
     let stopped = realtimeNow()
     let stop = service.answer(.stop)
@@ -152,31 +162,42 @@ struct MorningScenarioTests {
       let r = ring(s)
       return (max(0, total * total - r * r / 2)).squareRoot()
     }
-    // The words reach the sink a device buffer after they were mixed: find the duck in
-    // the recording, 100 ms windows from the announcement on, against the ring at full
-    // level once the words are over (before them is the fade-in, a moving level).
+    // 100 ms windows from the words' mixing on: the ring at its full level (the loudest
+    // windows), a run of a second or more where it is below 0.3 of that with the words loud
+    // over it, and after the run the ring back with nothing else.
     var profile: [(ring: Double, words: Double)] = []
-    for i in 0..<50 {
-      let w = try slice(announced + Double(i) / 10, announced + Double(i + 1) / 10)
+    for i in 0..<120 {
+      let w = try slice(spoken + Double(i) / 10, spoken + Double(i + 1) / 10)
       profile.append((ring(w), words(w)))
     }
-    let full = try slice(announced + 4.5, announced + 5)
     let shown = profile.map { String(format: "%.3f/%.3f", $0.ring, $0.words) }
-    #expect(ring(full) > 0.1, "the ring after the words: \(ring(full))")
-    #expect(words(full) < 0.02, "nothing but the ring after the words: \(shown)")
-    let ducked = profile.map { $0.ring < ring(full) * 0.3 }
-    let longest = ducked.split(separator: false).map(\.count).max() ?? 0
-    #expect(longest >= 10, "the ring ducked for a second or more: \(shown)")
+    let full = profile.map(\.ring).max() ?? 0
+    #expect(full > 0.1, "the ring at full level: \(shown)")
+    let ducked = profile.map { $0.ring < full * 0.3 }
+    var runs: [Range<Int>] = []
+    var start: Int?
+    for (i, d) in (ducked + [false]).enumerated() {
+      if d, start == nil { start = i }
+      if !d, let s = start {
+        runs.append(s..<i)
+        start = nil
+      }
+    }
+    let duck = try #require(runs.max { $0.count < $1.count }, "never ducked: \(shown)")
+    #expect(duck.count >= 10, "the ring ducked for a second or more: \(shown)")
     #expect(
-      zip(ducked, profile).filter { $0.0 && $0.1.words > 0.02 }.count >= 5,
-      "words over the ducked ring: \(shown)")
-    #expect(!ducked[0], "the ring was not ducked before the words: \(shown)")
+      duck.filter { profile[$0].words > 0.02 }.count >= 5, "words over the ducked ring: \(shown)")
+    let back = (duck.upperBound + 6)..<min(profile.count, duck.upperBound + 11)
+    #expect(back.count == 5, "the recording goes on after the words: \(shown)")
+    #expect(
+      back.allSatisfy { profile[$0].ring > full * 0.8 && profile[$0].words < 0.02 },
+      "the ring back, nothing else, after the words: \(shown)")
     // After the stop: words, and no ring under them.
     let onset = try #require(
       Signal.onset(samples, threshold: 0.02, from: recorder.frameIndex(realtime: stopped + 0.2)),
       "nothing said after the stop:\n\(log())")
     let reading = samples[onset..<min(samples.count, onset + 48_000)]
-    #expect(ring(reading) < ring(full) * 0.1, "the ring is over: \(ring(reading))")
+    #expect(ring(reading) < full * 0.1, "the ring is over: \(ring(reading))")
     #expect(!log().contains("fallback"), "\(log())")
     #expect(words(reading) > 0.02, "the reading: \(words(reading))")
   }
