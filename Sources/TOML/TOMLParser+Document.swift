@@ -32,9 +32,34 @@ extension Parser {
   }
 
   /// NUL can never appear in TOML; rejecting it up front lets `peek()`
-  /// use 0 as its end-of-input value.
+  /// use 0 as its end-of-input value. The same pass notes whether the input
+  /// is all ASCII (`asciiOnly`).
   mutating func rejectNul() throws(TOMLError) {
-    guard let z = bytes.firstIndex(of: 0) else { return }
+    // Eight bytes at a time (a byte loop was 5 instructions a byte, more than a
+    // percent of a large config): a word holds a zero byte exactly when
+    // (w - 0x01…01) & ~w & 0x80…80 is not zero; any high bit means non-ASCII.
+    let (nul, high) = bytes.withUnsafeBytes { raw -> (Int?, UInt64) in
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      var high: UInt64 = 0
+      var j = 0
+      while j + 8 <= raw.count {
+        let w = raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+        if (w &- ones) & ~w & highs != 0 { break }
+        high |= w
+        j += 8
+      }
+      while j < raw.count {
+        if raw[j] == 0 { return (j, high) }
+        high |= UInt64(raw[j])
+        j += 1
+      }
+      return (nil, high)
+    }
+    guard let z = nul else {
+      asciiOnly = high & 0x8080_8080_8080_8080 == 0
+      return
+    }
     for j in 0..<z where bytes[j] == ASCII.lf { newline(at: j) }
     throw error("nul character (U+0000) is not allowed", at: z)
   }
@@ -50,8 +75,7 @@ extension Parser {
       throw error("expected a table name in the header", at: i)
     }
     let keyRange = try parseKey()
-    let key = Array(keyStack[keyRange])
-    keyStack.removeSubrange(keyRange)
+    defer { popKey(keyRange) }
     guard peek() == ASCII.closeBracket else {
       let close = isArray ? "']]'" : "']'"
       throw error("expected \(close) to close the table header, found \(describe(at: i))", at: i)
@@ -69,17 +93,35 @@ extension Parser {
     let headerRange = range(from: start)
     headers.append(
       TOMLHeader(
-        path: key.map(\.name), isArrayOfTables: isArray, range: headerRange,
+        path: headerPath(keyRange), isArrayOfTables: isArray, range: headerRange,
         lineStart: lineStartPosition))
-    let table = try openHeader(key, isArray: isArray, headerRange: headerRange, root: root)
+    let table = try openHeader(keyRange, isArray: isArray, headerRange: headerRange, root: root)
     try expectLineEnd(after: "a table header")
     return table
+  }
+
+  /// The names of a header's key: the previous header's array when the path is the
+  /// same, so the headers of ten thousand `[[alarm]]` tables share one.
+  func headerPath(_ keyRange: Range<Int>) -> [String] {
+    if let previous = headers.last?.path, previous.count == keyRange.count,
+      zip(previous, keyRange).allSatisfy({ $0 == keyStack[$1].name })
+    {
+      return previous
+    }
+    return keyStack[keyRange].map(\.name)
+  }
+
+  /// Pops the parts of a key off `keyStack`; `keyRange` is at its top.
+  @inline(__always) mutating func popKey(_ keyRange: Range<Int>) {
+    // One by one: a key has one part or a few, and `removeSubrange` took 500
+    // instructions a line of a large config where `removeLast` takes a handful.
+    for _ in keyRange { keyStack.removeLast() }
   }
 
   /// `key = value` (without the line end).
   mutating func parseKeyValue(into table: TableBuilder) throws(TOMLError) {
     let key = try parseKey()
-    defer { keyStack.removeSubrange(key) }
+    defer { popKey(key) }
     guard peek() == ASCII.equals else {
       if atEnd || peek() == ASCII.lf || peek() == ASCII.cr || peek() == ASCII.hash {
         throw error("expected '=' after key '\(keyText(keyStack[key]))'", at: i)
@@ -91,8 +133,7 @@ extension Parser {
     if atEnd || peek() == ASCII.lf || peek() == ASCII.cr || peek() == ASCII.hash {
       throw error("expected a value after '='", at: i)
     }
-    let value = try parseValue()
-    try insert(key, value: value, into: table)
+    try insert(key, value: try parseValue(), into: table)
   }
 
   /// A possibly dotted key, with the whitespace around it and its dots.

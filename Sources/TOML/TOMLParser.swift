@@ -77,6 +77,9 @@ struct Parser {
   /// counting on from the cache keeps long lines linear.
   var colCacheOffset = 0
   var colCacheColumn = 1
+  /// Whether every byte of the input is ASCII (found by `rejectNul`'s scan): then a
+  /// column is the byte distance from the line start, and positions need no counting.
+  var asciiOnly = false
   var headers: [TOMLHeader] = []
   /// Keys being parsed, innermost last; a stack (rather than an array per
   /// key) saves an allocation per key/value pair.
@@ -96,7 +99,16 @@ struct Parser {
   }
 
   /// The position of byte `offset`, which must lie on the current line.
-  mutating func position(_ offset: Int) -> SourcePosition {
+  @inline(__always) mutating func position(_ offset: Int) -> SourcePosition {
+    // Four or five positions per `key = value` line: counting columns was a tenth of
+    // parsing a large config (docs/reliability.md, "Scale"), and most configs are ASCII.
+    guard asciiOnly else { return countedPosition(offset) }
+    let target = min(max(offset, lineStart), bytes.count)
+    return SourcePosition(line: line, column: target - lineStart + 1, offset: offset)
+  }
+
+  /// `position` for input with multi-byte characters: columns count scalars.
+  mutating func countedPosition(_ offset: Int) -> SourcePosition {
     let target = min(max(offset, lineStart), bytes.count)
     if target < colCacheOffset || colCacheOffset < lineStart {
       colCacheOffset = lineStart

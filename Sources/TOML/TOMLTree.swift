@@ -31,7 +31,11 @@ final class TableBuilder {
 
   func find(_ key: String) -> Int? {
     if entries.count > TableBuilder.indexThreshold { return index[key] }
-    for k in entries.indices where entries[k].key == key { return k }
+    // Lengths first, as in `TOMLTable.entry`: most keys of a table differ in length.
+    let length = key.utf8.count
+    for k in entries.indices where entries[k].key.utf8.count == length && entries[k].key == key {
+      return k
+    }
     return nil
   }
 
@@ -45,7 +49,9 @@ final class TableBuilder {
     }
   }
 
-  func append(key: String, keyRange: SourceRange, node: TOMLNode) {
+  // `consuming` hands the value down to the array without a copy (a retain and a
+  // release for every key of a large config).
+  func append(key: String, keyRange: SourceRange, node: consuming TOMLNode) {
     append(TOMLEntry(key: key, keyRange: keyRange, node: node), sub: -1)
   }
 
@@ -55,7 +61,7 @@ final class TableBuilder {
     append(TOMLEntry(key: key, keyRange: keyRange, node: placeholder), sub: Int32(subs.count - 1))
   }
 
-  private func append(_ entry: TOMLEntry, sub: Int32) {
+  private func append(_ entry: consuming TOMLEntry, sub: Int32) {
     if !subs.isEmpty {
       // The first sub-table: from now on every entry gets an index.
       if subIndex.count < entries.count {
@@ -70,7 +76,7 @@ final class TableBuilder {
       if index.isEmpty {
         for (k, e) in entries.enumerated() { index[e.key] = k }
       } else {
-        index[entry.key] = entries.count - 1
+        index[entries[entries.count - 1].key] = entries.count - 1
       }
     }
   }
@@ -150,53 +156,56 @@ extension Parser {
   /// prefix. Dotted keys may only walk through tables that dotted keys
   /// created: a table made by a header, or implicitly by one, is closed to
   /// them, and inline tables and arrays are closed to everything.
-  mutating func insert(_ keyRange: Range<Int>, value: TOMLNode, into table: TableBuilder)
-    throws(TOMLError)
-  {
-    let key = keyStack[keyRange]
+  mutating func insert(
+    _ keyRange: Range<Int>, value: consuming TOMLNode, into table: TableBuilder
+  ) throws(TOMLError) {
+    // The parts are read in place on `keyStack`: copying each part (and slicing the
+    // stack) cost more than the rest of an insert.
+    guard let last = keyRange.last else { return }
     var current = table
-    for n in key.indices.dropLast() {
-      let part = key[n]
-      guard let k = current.find(part.name) else {
-        let sub = TableBuilder(origin: .dotted, range: part.range)
-        current.append(key: part.name, keyRange: part.range, sub: .table(sub))
+    for n in keyRange.dropLast() {
+      guard let k = current.find(keyStack[n].name) else {
+        let sub = TableBuilder(origin: .dotted, range: keyStack[n].range)
+        current.append(key: keyStack[n].name, keyRange: keyStack[n].range, sub: .table(sub))
         current = sub
         continue
       }
-      var path: String { keyText(key[...n]) }
+      let position = keyStack[n].range.start
+      var path: String { keyText(keyStack[keyRange.lowerBound...n]) }
       switch current.item(k) {
       case .table(let sub) where sub.origin == .dotted:
         current = sub
       case .table(let sub):
         throw TOMLError(
-          position: part.range.start,
+          position: position,
           message: "cannot add keys to table '\(path)' with a dotted key: "
             + "it is defined by a table header at \(sub.range.start)")
       case .tables(let array):
         throw TOMLError(
-          position: part.range.start,
+          position: position,
           message: "cannot add keys to array of tables '\(path)' with a dotted key "
             + "(defined at \(array.range.start))")
       case .frozen(let node):
-        throw TOMLError(position: part.range.start, message: notATable(path, node))
+        throw TOMLError(position: position, message: notATable(path, node))
       }
     }
-    guard let last = key.last else { return }
-    if let k = current.find(last.name) {
+    if let k = current.find(keyStack[last].name) {
       throw TOMLError(
-        position: last.range.start,
-        message: "duplicate key '\(keyText(key))' (first defined at "
+        position: keyStack[last].range.start,
+        message: "duplicate key '\(keyText(keyStack[keyRange]))' (first defined at "
           + "\(current.item(k).range.start))")
     }
-    current.append(key: last.name, keyRange: last.range, node: value)
+    current.append(key: keyStack[last].name, keyRange: keyStack[last].range, node: value)
   }
 
   /// Opens the table named by a `[a.b]` or `[[a.b]]` header and returns it.
   mutating func openHeader(
-    _ key: [KeyPart], isArray: Bool, headerRange: SourceRange, root: TableBuilder
+    _ keyRange: Range<Int>, isArray: Bool, headerRange: SourceRange, root: TableBuilder
   ) throws(TOMLError) -> TableBuilder {
+    let key = keyStack[keyRange]
     var current = root
-    for (n, part) in key.dropLast().enumerated() {
+    for n in keyRange.dropLast() {
+      let part = key[n]
       guard let k = current.find(part.name) else {
         let sub = TableBuilder(origin: .implicit, range: part.range)
         current.append(key: part.name, keyRange: part.range, sub: .table(sub))
@@ -211,7 +220,8 @@ extension Parser {
         current = lastElement
       case .frozen(let node):
         throw TOMLError(
-          position: part.range.start, message: notATable(keyText(key[...n]), node))
+          position: part.range.start,
+          message: notATable(keyText(key[keyRange.lowerBound...n]), node))
       }
     }
     guard let last = key.last else { return current }
