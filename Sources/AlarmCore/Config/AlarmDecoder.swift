@@ -237,6 +237,13 @@ enum AlarmDecoder {
     if bytes > Alarm.maxLabelBytes {
       return "is too long: \(bytes) bytes in UTF-8, at most \(Alarm.maxLabelBytes)"
     }
+    // Printable ASCII, the usual label, is one character a byte and needs no walk
+    // by scalar (it was most of a label's cost).
+    var copy = text
+    if copy.withUTF8({ $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }) {
+      return bytes > Alarm.maxLabelCharacters
+        ? "is too long: at most \(Alarm.maxLabelCharacters) characters" : nil
+    }
     for s in text.unicodeScalars {
       switch s.value {
       case 0x0A...0x0D, 0x85, 0x2028, 0x2029:
@@ -309,11 +316,12 @@ enum AlarmDecoder {
   }
 
   private static let dayNames = ["daily", "weekdays", "weekends", "never"]
-  private static let dayKeys = Dictionary(
-    uniqueKeysWithValues: Weekday.allCases.map { ($0.key, $0) })
+  private static let dayKeyList = Weekday.allCases.map(\.key)
 
   private static func weekday(_ text: String) -> Weekday? {
-    dayKeys[text] ?? Weekday(key: text)
+    // The usual `mon` to `sun` by comparison: hashing each for a dictionary cost more.
+    for (n, key) in dayKeyList.enumerated() where key == text { return Weekday(rawValue: n + 1) }
+    return Weekday(key: text)
   }
 
   private static func days(_ r: TableReader) -> DaySet? {
@@ -338,6 +346,7 @@ enum AlarmDecoder {
       }
     case .array(let array):
       var days: [Weekday] = []
+      days.reserveCapacity(array.elements.count)
       var ok = true
       for element in array.elements {
         guard case .string(let text) = element.value, let day = weekday(text) else {

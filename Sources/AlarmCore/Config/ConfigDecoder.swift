@@ -144,9 +144,17 @@ public enum ConfigDecoder {
     -> [(TableReader, AlarmSource)]
   {
     let readers = sectionTables(root, "alarm", allowSingle: false)
-    var headerIndex: [Int: Int] = [:]  // header start offset -> index in document.headers
-    headerIndex.reserveCapacity(document.headers.count)
-    for (i, header) in document.headers.enumerated() { headerIndex[header.range.start.offset] = i }
+    let headers = document.headers
+    /// The index in `headers` (in source order) of the header that starts at `offset`: a
+    /// binary search, where a dictionary of every header cost more to build than to ask.
+    func headerIndex(_ offset: Int) -> Int? {
+      var (low, high) = (0, headers.count)
+      while low < high {
+        let mid = (low + high) / 2
+        if headers[mid].range.start.offset < offset { low = mid + 1 } else { high = mid }
+      }
+      return low < headers.count && headers[low].range.start.offset == offset ? low : nil
+    }
     return readers.map { reader in
       let table = reader.table
       guard let header = table.headerRange else {
@@ -157,10 +165,10 @@ public enum ConfigDecoder {
           reader,
           AlarmSource(
             header: nil, block: start.offset..<end, start: start,
-            hasExplicitID: table.entry("id") != nil)
+            hasExplicitID: reader.entry("id") != nil)
         )
       }
-      let index = headerIndex[header.start.offset]
+      let index = headerIndex(header.start.offset)
       let lineStart = index.map { document.headers[$0].lineStart } ?? header.start
       var end = document.byteCount
       if let i = index, i + 1 < document.headers.count {
@@ -170,7 +178,7 @@ public enum ConfigDecoder {
         reader,
         AlarmSource(
           header: header, block: lineStart.offset..<max(end, lineStart.offset), start: lineStart,
-          hasExplicitID: table.entry("id") != nil)
+          hasExplicitID: reader.entry("id") != nil)
       )
     }
   }
