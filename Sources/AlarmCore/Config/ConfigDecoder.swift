@@ -44,16 +44,17 @@ public enum ConfigDecoder {
     let inputs = sectionTables(root, "input", allowSingle: false).map {
       InputDecoder.input($0, hasIdleHook: hasIdleHook)
     }
-    var tables = alarmTables(root, document: document)
+    var tables = sectionTables(root, "alarm", allowSingle: false)
     if tables.count > Config.maxAlarms {
       state.error(
-        tables[Config.maxAlarms].0.anchor,
+        tables[Config.maxAlarms].anchor,
         "too many alarms: at most \(Config.maxAlarms) are allowed, "
           + "and this is alarm \(Config.maxAlarms + 1) of \(tables.count)")
       tables.removeLast(tables.count - Config.maxAlarms)
     }
     let (alarms, sources) = AlarmDecoder.decode(
-      tables, defaults: defaults, now: now, state: state)
+      tables, sources: alarmSources(tables, document: document), defaults: defaults, now: now,
+      state: state)
 
     let diagnostics = state.diagnostics.enumerated().sorted {
       ($0.element.position.offset, $0.offset) < ($1.element.position.offset, $1.offset)
@@ -140,20 +141,29 @@ public enum ConfigDecoder {
     }
   }
 
-  private static func alarmTables(_ root: TableReader, document: TOMLDocument)
-    -> [(TableReader, AlarmSource)]
+  /// Where each alarm table is written. An array beside the readers rather than pairs
+  /// with them: a second array of 10,000 readers was a megabyte of fresh pages.
+  private static func alarmSources(_ readers: [TableReader], document: TOMLDocument)
+    -> [AlarmSource]
   {
-    let readers = sectionTables(root, "alarm", allowSingle: false)
     let headers = document.headers
-    /// The index in `headers` (in source order) of the header that starts at `offset`: a
-    /// binary search, where a dictionary of every header cost more to build than to ask.
+    var next = 0  // where the header after the last one found is
+    /// The index in `headers` (in source order) of the header that starts at `offset`:
+    /// usually `next`, as the tables come in source order, else by binary search (a
+    /// dictionary of every header cost more to build than all the searches).
     func headerIndex(_ offset: Int) -> Int? {
+      if next < headers.count, headers[next].range.start.offset == offset {
+        next += 1
+        return next - 1
+      }
       var (low, high) = (0, headers.count)
       while low < high {
         let mid = (low + high) / 2
         if headers[mid].range.start.offset < offset { low = mid + 1 } else { high = mid }
       }
-      return low < headers.count && headers[low].range.start.offset == offset ? low : nil
+      guard low < headers.count, headers[low].range.start.offset == offset else { return nil }
+      next = low + 1
+      return low
     }
     return readers.map { reader in
       let table = reader.table
@@ -161,12 +171,9 @@ public enum ConfigDecoder {
         // An inline table in `alarm = [{...}]`: its extent is the node's own range.
         let start = reader.anchor
         let end = table.entries.last.map { $0.node.range.end.offset } ?? start.offset
-        return (
-          reader,
-          AlarmSource(
-            header: nil, block: start.offset..<end, start: start,
-            hasExplicitID: reader.entry("id") != nil)
-        )
+        return AlarmSource(
+          header: nil, block: start.offset..<end, start: start,
+          hasExplicitID: reader.entry("id") != nil)
       }
       let index = headerIndex(header.start.offset)
       let lineStart = index.map { document.headers[$0].lineStart } ?? header.start
@@ -174,12 +181,9 @@ public enum ConfigDecoder {
       if let i = index, i + 1 < document.headers.count {
         end = document.headers[i + 1].lineStart.offset
       }
-      return (
-        reader,
-        AlarmSource(
-          header: header, block: lineStart.offset..<max(end, lineStart.offset), start: lineStart,
-          hasExplicitID: reader.entry("id") != nil)
-      )
+      return AlarmSource(
+        header: header, block: lineStart.offset..<max(end, lineStart.offset), start: lineStart,
+        hasExplicitID: reader.entry("id") != nil)
     }
   }
 
