@@ -1,8 +1,9 @@
 #ifndef ALARMCLOCK_CSHIM_PROCESS_H
 #define ALARMCLOCK_CSHIM_PROCESS_H
 /* Hook processes: the pieces of process control glibc hides from Swift. And malloc_trim(3)
- * from <malloc.h>, which Swift's Glibc module leaves out: the idle service gives the
- * heap's free pages back (IdlePages). */
+ * and mallopt(3) from <malloc.h>, which Swift's Glibc module leaves out: the idle service
+ * gives the heap's free pages back (IdlePages), a one-shot command sets its heap up for
+ * speed (OneShotHeap). */
 #include <malloc.h>
 #include <spawn.h>
 #include <sys/types.h>

@@ -1,5 +1,6 @@
 import AlarmCore
 import AlarmFiles
+import AlarmPlatform
 import AlarmService
 
 /// `alarmclock check`: validates the config file.
@@ -21,6 +22,7 @@ struct CheckCommand: Command {
   }
 
   func run() -> Int32 {
+    OneShotHeap.prepare()
     let env = processEnvironment()
     let path = ConfigFile.path(configPath, environment: env)
     let now = currentInstant()

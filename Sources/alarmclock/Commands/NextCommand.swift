@@ -49,6 +49,7 @@ struct NextCommand: Command {
     let env = processEnvironment()
     let text = AlarmText(DisplayLocale(environment: env))
     if let socket { return askService(socket, text: text, env: env) }
+    OneShotHeap.prepare()
     guard let loaded = OfflineConfig.load(configPath, env: env) else { return ExitCode.failure }
     KeptUntilExit.keep(loaded)
     let now = currentInstant()
