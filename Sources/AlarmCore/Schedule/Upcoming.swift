@@ -41,8 +41,9 @@ extension UpcomingFiring {
     // of thousands more than the merge.
     let wanted = Set(firings.map(\.alarmID))
     var byID: [String: Alarm] = [:]
-    for alarm in alarms where wanted.contains(alarm.id) && byID[alarm.id] == nil {
-      byID[alarm.id] = alarm
+    // By index: iterating the alarms copied each one.
+    for k in alarms.indices where wanted.contains(alarms[k].id) && byID[alarms[k].id] == nil {
+      byID[alarms[k].id] = alarms[k]
     }
     return list(
       firings, alarms: byID, source: schedule, after: start, marks: marks,
