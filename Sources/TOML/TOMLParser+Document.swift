@@ -159,7 +159,7 @@ extension Parser {
     if ASCII.isBareKey(b) {
       let s = i
       while i < bytes.count, ASCII.isBareKey(bytes[i]) { i += 1 }
-      name = String(decoding: bytes[s..<i], as: UTF8.self)
+      name = recent.string(bytes, s..<i)
     } else if b == ASCII.quote {
       if peek(1) == ASCII.quote, peek(2) == ASCII.quote {
         throw error("a multi-line string cannot be a key", at: i)

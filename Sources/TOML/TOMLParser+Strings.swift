@@ -9,7 +9,7 @@ extension Parser {
     while i < bytes.count {
       let b = bytes[i]
       if b == ASCII.quote {
-        let s = String(decoding: bytes[contentStart..<i], as: UTF8.self)
+        let s = recent.string(bytes, contentStart..<i)
         i += 1
         return s
       }
@@ -43,7 +43,7 @@ extension Parser {
     while i < bytes.count {
       let b = bytes[i]
       if b == ASCII.apostrophe {
-        let s = String(decoding: bytes[contentStart..<i], as: UTF8.self)
+        let s = recent.string(bytes, contentStart..<i)
         i += 1
         return s
       }

@@ -86,6 +86,7 @@ struct Parser {
   var keyStack: [KeyPart] = []
   /// Current nesting of arrays / inline tables.
   var depth = 0
+  var recent = RecentStrings()
 
   init(bytes: [UInt8]) { self.bytes = bytes }
 
