@@ -25,7 +25,9 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
   @Narrow<Int32> public var column: Int
   @Narrow<Int32> public var offset: Int
 
-  public init(line: Int, column: Int, offset: Int) {
+  // Inlined: the parser makes four or five positions a line, and the call was more than
+  // the clamping it wraps.
+  @inline(__always) public init(line: Int, column: Int, offset: Int) {
     self.line = line
     self.column = column
     self.offset = offset
