@@ -82,10 +82,27 @@ public struct Schedule: FiringSource {
     guard let index = alarms.indices.first(where: { alarms[$0].id == alarmID }) else {
       return []
     }
+    return skipped(at: index, after: after, marks: marks, limit: limit)
+  }
+
+  /// `skipped(of:...)` of the alarm at `index` in `alarms`.
+  public func skipped(
+    at index: Int, after: Instant, marks: ScheduleMarks, limit: Int = skippedLimit
+  ) -> [SkippedOccurrence] {
     var context = Context(zone: zone, daysOff: daysOff, after: after, marks: marks)
     context.collectLimit = limit
     _ = context.occurrence(of: alarms[index], after: after)
     return context.collected
+  }
+
+  /// The index in `alarms` of the first alarm of each of `ids` that has one: one pass for
+  /// a listing's firings instead of a search by id for each.
+  public func indices(of ids: Set<String>) -> [String: Int] {
+    var out: [String: Int] = [:]
+    for k in alarms.indices where ids.contains(alarms[k].id) && out[alarms[k].id] == nil {
+      out[alarms[k].id] = k
+    }
+    return out
   }
 
   // MARK: - Merging

@@ -27,7 +27,10 @@ extension UpcomingFiring {
   ) -> [UpcomingFiring] {
     list(
       Upcoming.firings(source, after: start, count: count, marks: marks), alarms: alarms,
-      source: source, after: start, marks: marks, format: format)
+      after: start, format: format
+    ) { id, after in
+      source.skipped(of: id, after: after, marks: marks, limit: Schedule.skippedLimit)
+    }
   }
 
   /// `list` over a config's alarms: what the offline commands and the web process use.
@@ -45,14 +48,21 @@ extension UpcomingFiring {
     for k in alarms.indices where wanted.contains(alarms[k].id) && byID[alarms[k].id] == nil {
       byID[alarms[k].id] = alarms[k]
     }
-    return list(
-      firings, alarms: byID, source: schedule, after: start, marks: marks,
-      format: { ISO8601Text.format($0, in: zone) })
+    // Found once by id, then by index: a search over all alarms for each listed firing
+    // was a fourteenth of `next --count 100` on 10,000 alarms.
+    let positions = schedule.indices(of: wanted)
+    let format = { (instant: Instant) in ISO8601Text.format(instant, in: zone) }
+    return list(firings, alarms: byID, after: start, format: format) { id, after in
+      positions[id].map {
+        schedule.skipped(at: $0, after: after, marks: marks, limit: Schedule.skippedLimit)
+      } ?? []
+    }
   }
 
+  /// `skipped(id, after)`: the occurrences of alarm `id` skipped after `after`.
   private static func list(
-    _ firings: [Firing], alarms: [String: Alarm], source: any FiringSource,
-    after start: Instant, marks: ScheduleMarks, format: (Instant) -> String
+    _ firings: [Firing], alarms: [String: Alarm], after start: Instant,
+    format: (Instant) -> String, skipped: (String, Instant) -> [SkippedOccurrence]
   ) -> [UpcomingFiring] {
     var previous: [String: Instant] = [:]
     return firings.map { f in
@@ -61,9 +71,7 @@ extension UpcomingFiring {
       return UpcomingFiring(
         id: f.alarmID, label: alarm?.label, at: format(f.at), time: f.time.description,
         sound: alarm?.sound,
-        skipped: source.skipped(
-          of: f.alarmID, after: previous[f.alarmID] ?? start, marks: marks,
-          limit: Schedule.skippedLimit))
+        skipped: skipped(f.alarmID, previous[f.alarmID] ?? start))
     }
   }
 }
