@@ -100,12 +100,14 @@ extension Parser {
     return table
   }
 
-  /// The names of a header's key: the previous header's array when the path is the
-  /// same, so the headers of ten thousand `[[alarm]]` tables share one.
-  func headerPath(_ keyRange: Range<Int>) -> [String] {
-    if let previous = headers.last?.path, previous.count == keyRange.count,
-      zip(previous, keyRange).allSatisfy({ $0 == keyStack[$1].name })
-    {
+  /// The names of a header's key: the previous header's array when the key is written
+  /// with the same bytes, so the headers of ten thousand `[[alarm]]` tables share one.
+  /// (Bytes, not equal strings: a name keeps its spelling, `é` composed or not.)
+  mutating func headerPath(_ keyRange: Range<Int>) -> [String] {
+    let start = keyStack[keyRange.lowerBound].range.start.offset
+    let written = start..<keyStack[keyRange.upperBound - 1].range.end.offset
+    defer { previousHeaderKey = written }
+    if let previous = headers.last?.path, bytes[written].elementsEqual(bytes[previousHeaderKey]) {
       return previous
     }
     return keyStack[keyRange].map(\.name)

@@ -81,6 +81,8 @@ struct Parser {
   /// column is the byte distance from the line start, and positions need no counting.
   var asciiOnly = false
   var headers: [TOMLHeader] = []
+  /// Where the key of the last header is written (`headerPath`).
+  var previousHeaderKey = 0..<0
   /// Keys being parsed, innermost last; a stack (rather than an array per
   /// key) saves an allocation per key/value pair.
   var keyStack: [KeyPart] = []

@@ -39,11 +39,7 @@ final class TableBuilder {
 
   func find(_ key: String) -> Int? {
     if entries.count > TableBuilder.indexThreshold { return index[key] }
-    // Lengths first, as in `TOMLTable.entry`: most keys of a table differ in length.
-    let length = key.utf8.count
-    for k in entries.indices where entries[k].key.utf8.count == length && entries[k].key == key {
-      return k
-    }
+    for k in entries.indices where entries[k].key == key { return k }
     return nil
   }
 

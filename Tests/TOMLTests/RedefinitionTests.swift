@@ -17,6 +17,21 @@ import Testing
     expectError("\"a b\" = 1\n'a b' = 2", at: 2, 1, #"duplicate key '"a b"'"#)
   }
 
+  /// Keys are the same when their strings are equal, as Swift compares them: `é` written
+  /// as one scalar and as `e` with a combining accent (bytes of different lengths) are one
+  /// key, in a small table and in one past the parser's index threshold alike, and the
+  /// header paths keep each spelling as written.
+  @Test func canonicallyEqualKeys() throws {
+    expectError("\"\u{E9}\" = 1\n\"e\u{301}\" = 2", at: 2, 1, "duplicate key")
+    let many = (0..<30).map { "k\($0) = \($0)" }.joined(separator: "\n")
+    expectError(many + "\n\"\u{E9}\" = 1\n\"e\u{301}\" = 2", at: 32, 1, "duplicate key")
+    let document = try TOMLParser.parse("[[\"\u{E9}\"]]\n[[\"\u{E9}\"]]\n[[\"e\u{301}\"]]")
+    #expect(
+      document.headers.map { Array($0.path[0].utf8) } == [
+        [0xC3, 0xA9], [0xC3, 0xA9], [0x65, 0xCC, 0x81],
+      ])
+  }
+
   @Test func dottedKeyOverValue() {
     // `fruit.apple` is an integer, so it cannot become a table.
     expectError(
