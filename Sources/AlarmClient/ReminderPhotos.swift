@@ -38,10 +38,10 @@ extension ReminderStore {
     let file = photoDirectory + "/" + name
     do {
       try makeDirectory()
-      let owner = ownerAndMode()
+      // The config's owner, and its read bits with the owner's read and write.
+      let (owner, mode) = ReminderFile.ownership(ofConfig: configPath)
       let always: () throws(SystemError) -> Bool = { () throws(SystemError) in true }
-      _ = try AtomicFile.write(
-        bytes, to: file, mode: owner.mode, owner: owner.ids, commitIf: always)
+      _ = try AtomicFile.write(bytes, to: file, mode: mode | 0o600, owner: owner, commitIf: always)
     } catch {
       return .failure(ClientError(.io, "\(file): cannot write: \(error)"))
     }
@@ -87,13 +87,8 @@ extension ReminderStore {
   private func makeDirectory() throws(SystemError) {
     guard !FileSystem.exists(photoDirectory) else { return }
     try FileSystem.createDirectory(photoDirectory, mode: 0o755)
-    if let ids = ownerAndMode().ids { _ = chown(photoDirectory, ids.uid, ids.gid) }
-  }
-
-  /// The config's owner (the web process that may edit it may edit the photos) and its
-  /// read bits for the photo files.
-  private func ownerAndMode() -> (ids: (uid: uid_t, gid: gid_t)?, mode: mode_t) {
-    guard let st = try? FileSystem.status(configPath) else { return (nil, 0o644) }
-    return ((st.st_uid, st.st_gid), (st.st_mode & 0o666) | 0o600)
+    if let ids = ReminderFile.ownership(ofConfig: configPath).owner {
+      _ = chown(photoDirectory, ids.uid, ids.gid)
+    }
   }
 }

@@ -19,14 +19,9 @@ public struct ReminderStore: Sendable {
 
   /// The list, decoded, with the ETag of its bytes (a missing file's is that of no bytes).
   public func read() -> Result<(list: ReminderListResult, etag: String), ClientError> {
-    switch ReminderFile.read(path) {
-    case .failure(let e): return .failure(ClientError(.io, e.description))
-    case .success(let bytes):
-      guard let text = String(validating: bytes, as: UTF8.self) else {
-        return .failure(ClientError(.io, "\(path): not UTF-8 text"))
-      }
-      return .success((ReminderDecoder.decode(text, path: path), ConfigStore.etag(of: bytes)))
-    }
+    ReminderFile.read(path).flatMap { bytes in
+      ReminderFile.decode(bytes, path: path).map { ($0, ConfigStore.etag(of: bytes)) }
+    }.mapError { ClientError(.io, $0.description) }
   }
 
   /// The usable list, or the CLI's words for why not.

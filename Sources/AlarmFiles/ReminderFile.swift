@@ -18,6 +18,27 @@ public enum ReminderFile {
       .mapError { ConfigFileError("\(path): \($0)") }
   }
 
+  /// The list in `bytes` read from `path`, decoded: its diagnostics when it has errors, or
+  /// a one-line reason when the bytes are not UTF-8 text.
+  public static func decode(_ bytes: [UInt8], path: String) -> Result<
+    ReminderListResult, ConfigFileError
+  > {
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      return .failure(ConfigFileError("\(path): not UTF-8 text"))
+    }
+    return .success(ReminderDecoder.decode(text, path: path))
+  }
+
+  /// The owner and permission bits the config at `configPath` has (0644 and no owner when
+  /// it cannot be read): files written beside it for the first time take them, so whoever
+  /// may edit the config may edit them.
+  public static func ownership(ofConfig configPath: String) -> (
+    owner: (uid: uid_t, gid: gid_t)?, mode: mode_t
+  ) {
+    guard let st = try? FileSystem.status(configPath) else { return (nil, 0o644) }
+    return ((st.st_uid, st.st_gid), st.st_mode & 0o666)
+  }
+
   /// Why an edit wrote nothing. Every refusal leaves the file byte-identical (or absent).
   public enum EditFailure: Error, Sendable {
     /// The file cannot be read, or is not UTF-8; a one-line reason with the path.
@@ -75,12 +96,7 @@ public enum ReminderFile {
   private static func create(_ bytes: [UInt8], path: String, configPath: String)
     throws(SystemError) -> Bool
   {
-    var mode: mode_t = 0o644
-    var owner: (uid: uid_t, gid: gid_t)?
-    if let config = try? FileSystem.status(configPath) {
-      mode = config.st_mode & 0o666
-      owner = (config.st_uid, config.st_gid)
-    }
+    let (owner, mode) = ownership(ofConfig: configPath)
     let absent: () throws(SystemError) -> Bool = { () throws(SystemError) in
       !FileSystem.exists(path)
     }

@@ -59,12 +59,10 @@ extension Service {
     }
     guard !speech.isBusy else { return }  // said when the utterance ends
     let r = reminderQueue.removeFirst()
-    let voice = config.voice
-    let locale = voice.locale(environment: environment)
     let now = clock.now()
-    let said = speech.say(
-      SpokenText(locale).reminderDue(r.title), chime: true, locale: locale, voice: voice,
-      devices: config.audio.devices, then: { [unowned self] in self.sayQueuedReminders() })
+    let said = say(
+      SpokenText(voiceLocale).reminderDue(r.title), chime: true,
+      then: { [unowned self] in self.sayQueuedReminders() })
     if said { reminders.wasSaid(r, now: now) }
   }
 
@@ -78,11 +76,7 @@ extension Service {
     }
     log.notice("\(source): press: reminder '\(r.id)' marked done")
     reloadReminders(reason: "marked done")
-    let voice = config.voice
-    let locale = voice.locale(environment: environment)
-    speech.say(
-      SpokenText(locale).reminderDone(r.title), locale: locale, voice: voice,
-      devices: config.audio.devices)
+    say(SpokenText(voiceLocale).reminderDone(r.title))
     return true
   }
 
@@ -91,14 +85,10 @@ extension Service {
     guard engine.alarms[alarmID]?.announce == true else { return }
     let titles = ReminderAgenda.today(reminders.list, today: zone.local(at: now).date)
       .map(\.title)
-    let voice = config.voice
-    let locale = voice.locale(environment: environment)
-    guard let text = SpokenText(locale).todaysReminders(titles) else {
+    guard let text = SpokenText(voiceLocale).todaysReminders(titles) else {
       log.info("stop of '\(alarmID)': no reminder for today")
       return
     }
-    speech.say(
-      text, locale: locale, voice: voice, devices: config.audio.devices,
-      then: { [unowned self] in self.sayQueuedReminders() })
+    say(text, then: { [unowned self] in self.sayQueuedReminders() })
   }
 }

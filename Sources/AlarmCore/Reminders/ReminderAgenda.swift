@@ -12,12 +12,14 @@ public enum ReminderAgenda {
 
   /// The next open reminder with a due time strictly after `after`, and the instant it is
   /// due (RFC 5545 rules in `zone`: a time in a DST gap is due after the gap, a time that
-  /// occurs twice at its first occurrence). Ties go to the earlier in the list.
-  public static func nextDue(_ list: ReminderList, after: Instant, zone: TimeZoneRules)
-    -> (reminder: Reminder, at: Instant)?
-  {
+  /// occurs twice at its first occurrence). Ties go to the earlier in the list. Reminders
+  /// `excluding` names are passed over (the service's: due times already said).
+  public static func nextDue(
+    _ list: ReminderList, after: Instant, zone: TimeZoneRules,
+    excluding: (Reminder) -> Bool = { _ in false }
+  ) -> (reminder: Reminder, at: Instant)? {
     var best: (reminder: Reminder, at: Instant)?
-    for r in list.reminders where !r.done {
+    for r in list.reminders where !r.done && !excluding(r) {
       guard let due = r.due, due.time != nil else { continue }
       let at = due.instant(in: zone)
       guard at > after else { continue }

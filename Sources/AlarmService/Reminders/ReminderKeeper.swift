@@ -65,11 +65,13 @@ final class ReminderKeeper {
     }
     if bytes == seen { return .unchanged }
     seen = bytes
-    guard let text = String(validating: bytes, as: UTF8.self) else {
-      errors = ["\(path): not UTF-8 text"]
+    let result: ReminderListResult
+    switch ReminderFile.decode(bytes, path: path) {
+    case .failure(let why):
+      errors = [why.description]
       return .rejected(errors: errors)
+    case .success(let r): result = r
     }
-    let result = ReminderDecoder.decode(text, path: path)
     guard let good = result.list else {
       errors = result.errors.map { $0.formatted(path: path) }
       return .rejected(errors: errors)
@@ -85,13 +87,8 @@ final class ReminderKeeper {
 
   /// The next due time not yet said, strictly after `now`.
   func nextDue(after now: Instant, zone: TimeZoneRules) -> Instant? {
-    var best: Instant?
-    for r in list.reminders where !r.done {
-      guard let due = r.due, due.time != nil, !said.contains(key(r)) else { continue }
-      let at = due.instant(in: zone)
-      if at > now, best.map({ at < $0 }) ?? true { best = at }
-    }
-    return best
+    ReminderAgenda.nextDue(list, after: now, zone: zone, excluding: { said.contains(key($0)) })?
+      .at
   }
 
   /// The open reminders whose due time has come by `now` and was not said yet, in list

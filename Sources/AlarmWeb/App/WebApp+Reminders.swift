@@ -36,12 +36,10 @@ extension WebApp {
   /// /api/reminders/ID/photo`, `POST /reminders/ID/photo`) by a caller with the token or a
   /// session may send a photo and a form's worth more; anything else `otherwise`.
   public func bodyLimit(_ head: WebRequest, otherwise: Int) -> Int {
-    let parts = head.path.split(separator: "/")
+    let parts = head.path.split(separator: "/").map(String.init)
     let upload =
-      (head.method == "PUT" && parts.count == 4 && parts[0] == "api" && parts[1] == "reminders"
-        && parts[3] == "photo")
-      || (head.method == "POST" && parts.count == 3 && parts[0] == "reminders"
-        && parts[2] == "photo")
+      (head.method == "PUT" && Self.match("api/reminders/*/photo", parts) != nil)
+      || (head.method == "POST" && Self.match("reminders/*/photo", parts) != nil)
     guard upload else { return otherwise }
     let known = access.bearer(head) == true || access.session(head, now: setup.now()) != nil
     return known ? ReminderPhoto.maxBytes + otherwise : otherwise
