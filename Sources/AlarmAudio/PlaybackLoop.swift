@@ -86,6 +86,13 @@ final class PlaybackLoop {
     let path = request.sound ?? engine.defaultSound
     engine.reserve.replenish()
     do throws(SoundError) {
+      if let stream = request.stream {
+        source = streamSource(stream)
+        return finish(
+          Prepared(
+            request: request, source: source, fallbackReason: nil, device: nil, deviceIndex: 0),
+          session: session)
+      }
       if let unplayable = request.unplayable { throw unplayable }
       guard let path else {
         throw SoundError(file: SoundResolver.defaultSoundName, reason: .notFound(searched: []))
@@ -97,14 +104,39 @@ final class PlaybackLoop {
       reason = error
       source = FallbackTone()
     }
-    var result = Prepared(
-      request: request, source: source, fallbackReason: reason, device: nil, deviceIndex: 0)
-    result.escalationSource = openEscalationSound(request)
+    return finish(
+      Prepared(
+        request: request, source: source, fallbackReason: reason, device: nil, deviceIndex: 0),
+      session: session)
+  }
+
+  /// Adds the escalation sound and, for a prepare (`session` nil), the device.
+  private func finish(_ prepared: Prepared, session: Int?) -> Prepared {
+    var result = prepared
+    result.escalationSource = openEscalationSound(result.request)
     if session == nil {
       (result.device, result.deviceIndex) = probe(
-        request, keep: true, rate: source.sampleRate, channels: source.channels)
+        result.request, keep: true, rate: result.source.sampleRate,
+        channels: result.source.channels)
     }
     return result
+  }
+
+  /// A stream sound's source: its helper starts fetching now.
+  private func streamSource(_ stream: StreamSound) -> StreamSource {
+    let url = StreamURL.redacted(stream.url)
+    return StreamSource(
+      stream, helper: engine.streams, defaultSound: engine.defaultSound, reserve: engine.reserve,
+      log: engine.log,
+      report: { [engine] event in
+        switch event {
+        case .playing:
+          engine.log(.info, "audio: playing the stream \(url)")
+          engine.events(.streamPlaying(url: url))
+        case .fallback(let reason):
+          engine.events(.streamFallback(url: url, reason: reason))
+        }
+      })
   }
 
   /// One attempt at each device of the chain (`devices`, then the cards) until one opens:
@@ -144,7 +176,9 @@ final class PlaybackLoop {
 
   /// The escalation sound's decoder, or nil (logged) when it cannot be opened.
   private func openEscalationSound(_ request: RingRequest) -> (any AudioSource)? {
-    guard let e = request.escalation, e.sound != nil || e.unplayable != nil else { return nil }
+    guard let e = request.escalation, e.sound != nil || e.unplayable != nil || e.stream != nil
+    else { return nil }
+    if let stream = e.stream { return streamSource(stream) }
     do throws(SoundError) {
       if let unplayable = e.unplayable { throw unplayable }
       guard let path = e.sound else { return nil }

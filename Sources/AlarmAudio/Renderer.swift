@@ -106,7 +106,7 @@ final class Renderer {
     if let next = escalationSource {
       source = next.sampleRate == outputRate ? next : RateConverter(next, to: outputRate)
       usingFallback = false
-      switchedTo = (next as? SoundDecoder)?.path
+      switchedTo = (next as? SoundDecoder)?.path ?? (next as? StreamSource)?.url
     } else if e.sound != nil || e.unplayable != nil {
       source = FallbackTone(sampleRate: outputRate, channels: outputChannels)
       usingFallback = true

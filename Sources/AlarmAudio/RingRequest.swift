@@ -4,8 +4,10 @@ import AlarmPlatform
 
 /// What to ring and how: everything the playback thread needs, already resolved.
 public struct RingRequest: Sendable, Equatable {
-  /// The resolved sound file, or nil for the bundled default sound.
+  /// The resolved sound file, or nil for the bundled default sound (or a stream).
   public var sound: String?
+  /// A stream to ring instead of `sound`, with its fallback (see `StreamSource`).
+  public var stream: StreamSound?
   /// Why the alarm's sound could not be resolved (`SoundResolver`): when set, nothing is
   /// opened, the fallback tone rings, and the ringer logs and reports it once
   /// (`.fallbackTone`).
@@ -42,6 +44,22 @@ public struct RingRequest: Sendable, Equatable {
   }
 }
 
+/// A stream sound (`sound = "https://..."`) and what rings whenever it cannot.
+public struct StreamSound: Sendable, Equatable {
+  /// The stream's http(s) address (its form checked: `StreamURL.problem`).
+  public var url: String
+  /// The resolved fallback file (`fallback_sound`); nil for the bundled default sound.
+  public var fallback: String?
+  /// Why `fallback_sound` could not be resolved: the fallback tone is the fallback.
+  public var fallbackProblem: SoundError?
+
+  public init(url: String, fallback: String? = nil, fallbackProblem: SoundError? = nil) {
+    self.url = url
+    self.fallback = fallback
+    self.fallbackProblem = fallbackProblem
+  }
+}
+
 /// A ring that goes on for `after` gets louder, and optionally another sound.
 public struct Escalation: Sendable, Equatable {
   /// How long the ring plays before it escalates (counted in frames played).
@@ -54,6 +72,8 @@ public struct Escalation: Sendable, Equatable {
   public var sound: String?
   /// Why the escalation sound could not be resolved: the fallback tone replaces the sound.
   public var unplayable: SoundError?
+  /// A stream that replaces the sound (fetched from the prepare point on).
+  public var stream: StreamSound?
 
   public init(
     after: Duration, volume: Int = 100, ramp: Duration = .seconds(10), sound: String? = nil,
@@ -131,6 +151,11 @@ public enum RingerEvent: Sendable, Equatable {
   /// A sentence (`Ringer.announce`) started over the ring; `realtime` as for `firstFrame`
   /// (the frame it starts in was rendered then; it reaches the room a buffer later).
   case announced(realtime: Duration)
+  /// A stream sound is playing (from the firing, or again after its fallback).
+  case streamPlaying(url: String)
+  /// A stream sound could not play (at the firing, or it stopped mid-ring): its fallback
+  /// rings, and the stream is retried in the background.
+  case streamFallback(url: String, reason: String)
   /// The ring ended.
   case stopped(StopReason)
 }

@@ -38,36 +38,25 @@ public final class Ringer: Sendable {
   ///   - events: receives `RingerEvent`s, from the playback thread; keep it short.
   ///   - priority: the real-time priority the playback thread asks for (nil: it stays
   ///     at normal priority); a refusal is logged once and the ringer works as without.
+  ///   - streams: how stream sounds are fetched (nil: they ring their fallback, saying
+  ///     why).
   /// - Throws: when the eventfd, the timers, the descriptor reserve or the playback thread
   ///   cannot be created (out of descriptors or memory): a ringer that could not ring.
   public init(
     defaultSound: String?, log: @escaping AudioLog = { _, _ in },
-    events: @escaping @Sendable (RingerEvent) -> Void = { _ in }, priority: Int32? = nil
+    events: @escaping @Sendable (RingerEvent) -> Void = { _ in }, priority: Int32? = nil,
+    streams: StreamHelper? = nil
   ) throws(SystemError) {
     engine = try RingerEngine(
       defaultSound: defaultSound, log: log, events: events, reserve: DescriptorReserve(),
-      priority: priority)
+      priority: priority, streams: streams)
     calsa_silence_errors()
     // ALSA reads its configuration files on the first open and caches a failed read for
     // good; reading them now means a ring out of descriptors does not need them.
     let configRead = snd_config_update()
     if configRead < 0 { log(.warning, "audio: ALSA configuration: \(alsaText(configRead))") }
-    let box = Unmanaged.passRetained(engine).toOpaque()
-    var tid = pthread_t()
-    let rc = pthread_create(
-      &tid, nil,
-      { arg in
-        // swift-format-ignore: pthread always passes the context given below
-        let engine = Unmanaged<RingerEngine>.fromOpaque(arg!).takeRetainedValue()
-        PlaybackLoop(engine: engine).run()
-        return nil
-      }, box)
-    if rc != 0 {
-      // Without a thread nothing can ring (pthread_create fails only out of resources).
-      Unmanaged<RingerEngine>.fromOpaque(box).release()
-      throw SystemError("pthread_create(ringer)", errno: rc)
-    }
-    thread = tid
+    // Without a thread nothing can ring (pthread_create fails only out of resources).
+    thread = try NativeThread.start("ringer") { [engine] in PlaybackLoop(engine: engine).run() }
   }
 
   deinit {
@@ -184,13 +173,15 @@ final class RingerEngine: Sendable {
   let log: AudioLog
   let events: @Sendable (RingerEvent) -> Void
   let priority: Int32?
+  let streams: StreamHelper?
 
   init(
     defaultSound: String?, log: @escaping AudioLog,
     events: @escaping @Sendable (RingerEvent) -> Void, reserve: DescriptorReserve,
-    priority: Int32?
+    priority: Int32?, streams: StreamHelper?
   ) throws(SystemError) {
     self.priority = priority
+    self.streams = streams
     wake = try EventFd()
     var timers: [Clock: TimerFd] = [:]
     for clock in [Clock.realtime, .monotonic, .boottime] {

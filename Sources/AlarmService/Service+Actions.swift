@@ -67,6 +67,7 @@ extension Service {
       devices: audio.devices,
       mixer: audio.mixer.map { MixerSetting(control: $0, ctl: audio.mixerDevice) })
     request.unplayable = chosen.problem
+    request.stream = chosen.stream
     request.escalation = chosen.escalation
     return request
   }
@@ -82,6 +83,12 @@ extension Service {
         audioFailed(
           alarmID: s.alarmID, at: s.firing, failed: devices,
           failover: ring.watch.buzzer != nil ? "buzzer" : "")
+      }
+    case .streamFailed(let url, _)?:
+      if let s = engine.state.session {
+        audioFailed(
+          alarmID: s.alarmID, at: s.firing, failed: [url],
+          failover: engine.alarms[s.alarmID]?.fallbackSound ?? "default sound")
       }
     case .checked(let check)?:
       audioChecked(check)

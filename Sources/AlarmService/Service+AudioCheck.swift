@@ -30,7 +30,8 @@ extension Service {
         at = max(now, f.at - AudioWatch.checkLead)
       } else if w.failing, let last = w.checkedAt {
         let next = max(now, last + AudioWatch.recheckInterval)
-        if next < f.at - WakePlan.prepareLead - .seconds(1) { at = next }
+        let lead = engine.prepareLead(for: f, streamLead: config.audio.streamLead)
+        if next < f.at - lead - .seconds(1) { at = next }
       }
       if let due = at, due <= now {
         checkAudio(for: f, now: now)

@@ -12,7 +12,9 @@ extension Service {
       alarmID: alarm.id, firing: firing, settings: Self.soundSettings(alarm))
     if let after = alarm.escalateAfter {
       var e = Escalation(after: after, volume: alarm.escalateVolume)
-      if let name = alarm.escalateSound {
+      if let name = alarm.escalateSound, StreamURL.isStream(name) {
+        e.stream = StreamSound(url: name)
+      } else if let name = alarm.escalateSound {
         // A folder as the escalation sound: a random file, not remembered.
         do throws(SoundError) {
           e.sound = try pickFile(name, order: .shuffle, last: nil).path
@@ -23,6 +25,18 @@ extension Service {
       chosen.escalation = e
     }
     guard let name = alarm.sound else { return chosen }
+    if StreamURL.isStream(name) {
+      var stream = StreamSound(url: name)
+      if let fallback = alarm.fallbackSound {
+        do throws(SoundError) {
+          stream.fallback = try pickFile(fallback, order: .shuffle, last: nil).path
+        } catch {
+          stream.fallbackProblem = error
+        }
+      }
+      chosen.stream = stream
+      return chosen
+    }
     do throws(SoundError) {
       let last = engine.state.lastSounds[alarm.id]
       (chosen.path, chosen.folderFile) = try pickFile(name, order: alarm.soundOrder, last: last)
@@ -65,7 +79,8 @@ extension Service {
   /// What a ring's sound depends on in the alarm's settings.
   static func soundSettings(_ a: Alarm) -> [String] {
     [
-      a.sound ?? "", a.soundOrder.rawValue, a.escalateAfter.map { "\($0)" } ?? "",
+      a.sound ?? "", a.fallbackSound ?? "", a.soundOrder.rawValue,
+      a.escalateAfter.map { "\($0)" } ?? "",
       "\(a.escalateVolume)", a.escalateSound ?? "",
     ]
   }

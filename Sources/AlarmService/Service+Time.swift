@@ -72,8 +72,10 @@ extension Service {
   }
 
   func arm(now: Instant) throws(SystemError) {
-    let plan = engine.wakePlan(now: now, prepared: ring.prepared)
-      .waking(at: reminders.nextDue(after: now, zone: zone))
+    let plan = engine.wakePlan(
+      now: now, prepared: ring.prepared, streamLead: config.audio.streamLead
+    )
+    .waking(at: reminders.nextDue(after: now, zone: zone))
     wakePlan = plan
     if plan.prepareNow != nil { prepareNextRing(now: now) }
     // To the millisecond: a snooze end counted from a press is not a whole second.
@@ -83,7 +85,9 @@ extension Service {
   }
 
   func prepareNextRing(now: Instant) {
-    guard let f = engine.firingToPrepare(now: now), let alarm = engine.alarms[f.alarmID] else {
+    guard let f = engine.firingToPrepare(now: now, streamLead: config.audio.streamLead),
+      let alarm = engine.alarms[f.alarmID]
+    else {
       return
     }
     let sound = chooseSound(alarm, firing: f.at)

@@ -159,7 +159,7 @@ public final class Service {
         defaultSound: Service.soundResolver(current.config).defaultSound(),
         log: { level, text in log.log(level, text) },
         events: { mailbox.send($0) },
-        priority: options.realtime ? ThreadPriority.playback : nil)
+        priority: options.realtime ? ThreadPriority.playback : nil, streams: options.streams)
       ring = RingCoordinator(ringer: ringer, watch: audioWatch, log: log)
     } catch {
       throw ServiceStartError("cannot start the ringer: \(error)")

@@ -1,3 +1,4 @@
+import AlarmAudio
 import AlarmCore
 import AlarmFiles
 import AlarmPlatform
@@ -32,6 +33,9 @@ public struct ServiceOptions: Sendable {
   /// Whether the ringer's playback thread and the event loop ask for real-time
   /// scheduling (`ThreadPriority`); a refusal is logged and changes nothing else.
   public var realtime = true
+  /// How stream sounds are fetched: a helper child beside the executable (a terminal),
+  /// or the socket-activated helper (`--stream-socket`, as the packaged unit runs it).
+  public var streams: StreamHelper = .besideExecutable
   /// The kernel's NTP state, asked when the flag file is absent (tests fake it).
   public var kernelClockState: @Sendable () -> ClockSync.KernelState = { ClockSync.kernelState() }
 

@@ -13,7 +13,8 @@ extension AlarmKey {
     case .time, .days, .label, .sound, .volume, .enabled: return .main
     // The switch is on the first card; the length is a setting.
     case .snooze: return .more
-    case .id, .date, .soundOrder, .ramp, .maxSnoozes, .ringFor, .escalateAfter, .escalateVolume,
+    case .id, .date, .fallbackSound, .soundOrder, .ramp, .maxSnoozes, .ringFor, .escalateAfter,
+      .escalateVolume,
       .escalateSound, .announce, .announceEvery, .skip, .skipCalendars:
       return .more
     }

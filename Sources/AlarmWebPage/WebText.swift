@@ -49,6 +49,7 @@ struct WebText {
     case .ramp: return t("Fade in over", "漸入時間")
     case .ringFor: return t("Rings for", "響鈴長度")
     case .maxSnoozes: return t("Snoozes at most", "最多稍後提醒次數")
+    case .fallbackSound: return t("If the stream fails, ring", "串流無法播放時的提示聲")
     case .soundOrder: return t("A sound folder plays", "提示聲資料夾的順序")
     case .escalateAfter: return t("Louder after", "漸強時間")
     case .escalateVolume: return t("Louder to volume", "漸強至音量")

@@ -3,7 +3,10 @@ import TOML
 /// The settings `[defaults]` and `[[alarm]]` share: sound, volume, ramp, snooze, ring_for.
 enum DefaultsDecoder {
   static let keys =
-    ["sound", "sound_order", "volume", "ramp", "snooze", "ring_for", "skip_calendars"]
+    [
+      "sound", "fallback_sound", "sound_order", "volume", "ramp", "snooze", "ring_for",
+      "skip_calendars",
+    ]
     + EscalationDecoder.keys + ["max_snoozes", "announce", "announce_every"]
   /// `max_snoozes`: 0 refuses every snooze (and says why); larger is no real limit.
   static let maxSnoozesRange: ClosedRange<Int64> = 0...1000
@@ -29,6 +32,13 @@ enum DefaultsDecoder {
         r.state.error(entry.node.range.start, why)
       } else {
         d.sound = sound
+      }
+    }
+    if let sound = r.string("fallback_sound", maxBytes: TableReader.maxPathBytes) {
+      if let why = SoundName.fallbackProblem(sound), let entry = r.entry("fallback_sound") {
+        r.state.error(entry.node.range.start, why)
+      } else {
+        d.fallbackSound = sound
       }
     }
     if let entry = r.entry("sound_order") {

@@ -89,6 +89,14 @@ public struct AudioConfig: Hashable, Sendable {
   public var fallbackDevices: [String]
   /// A piezo buzzer beeped when no sound device opens; nil for none.
   public var buzzer: BuzzerConfig?
+  /// How long before a stream alarm its stream is opened and buffered (`stream_lead`).
+  public var streamLead: Duration = AudioConfig.defaultStreamLead
+
+  /// `stream_lead` when the file does not set it.
+  public static let defaultStreamLead: Duration = .seconds(30)
+  /// What `stream_lead` may be: long enough to connect, short enough not to hold the
+  /// device long before the alarm.
+  public static let streamLeadRange = Duration.seconds(5)...Duration.seconds(600)
 
   /// The devices tried in order: `device`, then the fallbacks that are not it.
   public var devices: [String] { [device] + fallbackDevices.filter { $0 != device } }

@@ -190,7 +190,7 @@ public enum ConfigDecoder {
   static let knownKeys: [String: [String]] = [
     "defaults": DefaultsDecoder.keys,
     "settings": ["timezone", "sound_dirs", "state_dir", "socket"],
-    "audio": ["device", "mixer", "mixer_device", "fallback_devices", "buzzer"],
+    "audio": ["device", "mixer", "mixer_device", "fallback_devices", "buzzer", "stream_lead"],
     "hooks": HooksDecoder.keys,
     "button": InputDecoder.buttonKeys,
     "input": InputDecoder.inputKeys,
@@ -255,6 +255,7 @@ public enum ConfigDecoder {
         "fallback_devices", maxBytes: TableReader.maxNameBytes,
         expectation: "a list of ALSA device names") ?? []
     a.buzzer = BuzzerDecoder.decode(r)
+    if let lead = r.duration("stream_lead", in: AudioConfig.streamLeadRange) { a.streamLead = lead }
     return a
   }
 

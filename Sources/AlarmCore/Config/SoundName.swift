@@ -1,8 +1,9 @@
 /// The documented rule for a `sound` value, shared by the config check and the resolver.
 ///
 /// A value starting with `/` or `./` is a path (absolute, or relative to the working
-/// directory) and is used as it is. Anything else is a name looked up inside the sound
-/// directories and may not leave them: no `..`, `.` or empty parts.
+/// directory) and is used as it is. One starting with `http://` or `https://` is a stream
+/// (`StreamURL`). Anything else is a name looked up inside the sound directories and may
+/// not leave them: no `..`, `.` or empty parts.
 public enum SoundName {
   /// Whether `value` is a path rather than a name in the sound directories.
   public static func isPath(_ value: String) -> Bool {
@@ -10,8 +11,9 @@ public enum SoundName {
   }
 
   /// Why `value` cannot name a sound inside a sound directory, or nil when it can (or is
-  /// a path).
+  /// a path, or a stream's well-formed URL).
   public static func problem(_ value: String) -> String? {
+    if StreamURL.isStream(value) { return StreamURL.problem(value) }
     // A newline, an escape or a NUL would reach the log and the status output raw.
     if let c = value.unicodeScalars.first(where: {
       $0.value < 0x20 || (0x7f...0x9f).contains($0.value)
@@ -33,5 +35,15 @@ public enum SoundName {
       return "sound name '\(value)' has an empty or '.' part; write it as dir/name"
     }
     return nil
+  }
+
+  /// Why `value` cannot be a `fallback_sound`: it must be a file or folder (the fallback
+  /// rings when the network cannot), else the rule of `problem`.
+  public static func fallbackProblem(_ value: String) -> String? {
+    if StreamURL.isStream(value) {
+      return "'fallback_sound' must be a file or folder on this machine, not a stream: "
+        + "it rings when the network cannot"
+    }
+    return problem(value)
   }
 }

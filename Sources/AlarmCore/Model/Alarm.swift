@@ -23,8 +23,10 @@ public struct DaySet: OptionSet, Hashable, Sendable, Codable {
 
 /// Defaults that every alarm inherits unless it sets its own (`[defaults]`).
 public struct AlarmDefaults: Hashable, Sendable {
-  /// Sound name or path; nil means the bundled default sound.
+  /// Sound name or path, or a stream's URL; nil means the bundled default sound.
   public var sound: String?
+  /// What rings when a stream sound cannot (`fallback_sound`); nil: the bundled sound.
+  public var fallbackSound: String?
   /// How a sound folder's files take turns (ignored for a single file).
   public var soundOrder: SoundOrder = .shuffle
   /// Software volume, 0-100 %.
@@ -88,8 +90,10 @@ public struct Alarm: Hashable, Sendable {
   public var date: LocalDate?
   /// The user's label; nil means the default ("Alarm" / 鬧鐘), chosen at display time.
   public var label: String?
-  /// Sound name or path; nil means the bundled default sound.
+  /// Sound name or path, or a stream's URL; nil means the bundled default sound.
   public var sound: String?
+  /// What rings when a stream sound cannot (`fallback_sound`); nil: the bundled sound.
+  public var fallbackSound: String?
   /// How a sound folder's files take turns (ignored for a single file).
   public var soundOrder: SoundOrder
   public var volume: Int
@@ -128,6 +132,7 @@ public struct Alarm: Hashable, Sendable {
     self.date = date
     self.label = label
     self.sound = defaults.sound
+    self.fallbackSound = defaults.fallbackSound
     self.soundOrder = defaults.soundOrder
     self.volume = defaults.volume
     self.ramp = defaults.ramp
@@ -147,4 +152,7 @@ public struct Alarm: Hashable, Sendable {
   /// A one-off rings once: on `date`, or at the next occurrence of `time`
   /// after it was armed.
   public var isOneOff: Bool { days.isEmpty }
+
+  /// Whether it rings a stream (`sound` is an http(s) URL): prepared `stream_lead` ahead.
+  public var isStream: Bool { sound.map(StreamURL.isStream) ?? false }
 }

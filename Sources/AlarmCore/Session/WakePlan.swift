@@ -41,13 +41,13 @@ extension AlarmEngine {
   /// ringer was already prepared for, which gets no second prepare point. While sound
   /// plays nothing is prepared: the ringer is busy.
   public func wakePlan(
-    now: Instant, prepared: Firing?, prepareLead: Duration = WakePlan.prepareLead
+    now: Instant, prepared: Firing?, streamLead: Duration = AudioConfig.defaultStreamLead
   ) -> WakePlan {
     var plan = WakePlan(deadline: nextWake(now: now) ?? now + WakePlan.idleHorizon)
     guard let f = upcoming(after: now, count: 1).first, prepared != f, !soundPlaying else {
       return plan
     }
-    let at = f.at - prepareLead
+    let at = f.at - prepareLead(for: f, streamLead: streamLead)
     if at > now && at < plan.deadline {
       plan.deadline = at
       plan.prepare = f
@@ -58,13 +58,22 @@ extension AlarmEngine {
   }
 
   /// The firing to prepare at `now` (a prepare point was reached): the next one, if it is
-  /// no further than `prepareLead` and a second away and nothing plays.
-  public func firingToPrepare(now: Instant, prepareLead: Duration = WakePlan.prepareLead)
-    -> Firing?
-  {
+  /// no further than its lead (`prepareLead(for:streamLead:)`) and a second away and
+  /// nothing plays.
+  public func firingToPrepare(
+    now: Instant, streamLead: Duration = AudioConfig.defaultStreamLead
+  ) -> Firing? {
     guard !soundPlaying, let f = upcoming(after: now, count: 1).first,
-      alarms[f.alarmID] != nil, f.at - now <= prepareLead + .seconds(1)
+      alarms[f.alarmID] != nil,
+      f.at - now <= prepareLead(for: f, streamLead: streamLead) + .seconds(1)
     else { return nil }
     return f
+  }
+
+  /// How long before `f` its ring is prepared: `WakePlan.prepareLead` for a file, the
+  /// config's `stream_lead` for a stream (connecting and buffering take seconds).
+  public func prepareLead(for f: Firing, streamLead: Duration) -> Duration {
+    alarms[f.alarmID]?.isStream == true
+      ? max(WakePlan.prepareLead, streamLead) : WakePlan.prepareLead
   }
 }

@@ -67,9 +67,11 @@ public enum StreamURL {
     var rest: String
 
     init?(_ value: String) {
-      guard let sep = value.range(of: "://") else { return nil }
-      scheme = String(value[..<sep.lowerBound]).lowercased()
-      let afterScheme = value[sep.upperBound...]
+      guard let colon = value.firstIndex(of: ":"), value[colon...].hasPrefix("://") else {
+        return nil
+      }
+      scheme = String(value[..<colon]).lowercased()
+      let afterScheme = value[value.index(colon, offsetBy: 3)...]
       let authorityEnd = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" })
       var authority = afterScheme[..<(authorityEnd ?? afterScheme.endIndex)]
       if let at = authority.lastIndex(of: "@") {

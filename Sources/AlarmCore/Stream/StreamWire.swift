@@ -120,8 +120,10 @@ public enum StreamWire {
   /// The header of a frame carrying `payloadCount` bytes of `kind`.
   public static func header(_ kind: Kind, payloadCount: Int) -> [UInt8] {
     let n = UInt32(payloadCount)
-    return [kind.rawValue, UInt8(n & 0xff), UInt8((n >> 8) & 0xff), UInt8((n >> 16) & 0xff),
-      UInt8(n >> 24)]
+    return [
+      kind.rawValue, UInt8(n & 0xff), UInt8((n >> 8) & 0xff), UInt8((n >> 16) & 0xff),
+      UInt8(n >> 24),
+    ]
   }
 
   /// A whole frame.
@@ -147,7 +149,9 @@ public enum StreamWire {
       self.url = url
     }
 
-    public var text: String { "live=\(live ? 1 : 0) codec=\(codec) source_rate=\(sourceRate) url=\(url)" }
+    public var text: String {
+      "live=\(live ? 1 : 0) codec=\(codec) source_rate=\(sourceRate) url=\(url)"
+    }
 
     public static func parse(_ text: String) -> ReadyInfo? {
       var info = ReadyInfo(live: true, codec: "", sourceRate: 0, url: "")

@@ -58,55 +58,13 @@ enum HookProcess {
   }
 
   /// Spawns `file` with `argv` and `environment` (`NAME=value` strings): stdin is
-  /// /dev/null, stdout and stderr go to `output`, every other descriptor is closed, the
-  /// signal mask is empty and every signal has its default action (the service blocks
-  /// SIGTERM/SIGINT/SIGHUP for its signalfd and ignores SIGPIPE; a child must not inherit
-  /// either; SIGCHLD is not blocked: exits are seen through pidfds), and the child leads a new process group (so a kill reaches its
-  /// children). Returns the child's pid, which is also its process group id.
+  /// /dev/null, stdout and stderr go to `output` (see `ProcessSpawn.spawn`).
   static func spawn(
     file: String, argv: [String], environment: [String], output: FileDescriptor
   ) throws(SystemError) -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    var attributes = posix_spawnattr_t()
-    try check("posix_spawn_file_actions_init", posix_spawn_file_actions_init(&actions))
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    try check("posix_spawnattr_init", posix_spawnattr_init(&attributes))
-    defer { posix_spawnattr_destroy(&attributes) }
-
-    let out = output.rawValue
-    try check(
-      "posix_spawn_file_actions_addopen(/dev/null)",
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0))
-    try check(
-      "posix_spawn_file_actions_adddup2", posix_spawn_file_actions_adddup2(&actions, out, 1))
-    try check(
-      "posix_spawn_file_actions_adddup2", posix_spawn_file_actions_adddup2(&actions, out, 2))
-    // Everything the service opens is O_CLOEXEC; this also covers what libraries (ALSA)
-    // or the service's own parent left without it.
-    try check("posix_spawn_file_actions_addclosefrom_np", cshim_spawn_addclosefrom(&actions, 3))
-
-    var empty = sigset_t()
-    var all = sigset_t()
-    sigemptyset(&empty)
-    sigfillset(&all)
-    let flags = POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-    try check("posix_spawnattr_setflags", posix_spawnattr_setflags(&attributes, Int16(flags)))
-    try check("posix_spawnattr_setpgroup", posix_spawnattr_setpgroup(&attributes, 0))
-    try check("posix_spawnattr_setsigmask", posix_spawnattr_setsigmask(&attributes, &empty))
-    try check("posix_spawnattr_setsigdefault", posix_spawnattr_setsigdefault(&attributes, &all))
-
-    let cArgv = argv.map { strdup($0) } + [nil]
-    let cEnvironment = environment.map { strdup($0) } + [nil]
-    defer {
-      for pointer in cArgv { free(pointer) }
-      for pointer in cEnvironment { free(pointer) }
-    }
-    var pid: pid_t = 0
-    // glibc's posix_spawn (clone + CLONE_VFORK) returns only after the exec, and returns
-    // the exec's error (ENOENT, EACCES, ENOEXEC) itself, having reaped the failed child.
-    let rc = posix_spawn(&pid, file, &actions, &attributes, cArgv, cEnvironment)
-    try check("posix_spawn(\(file))", rc)
-    return pid
+    try ProcessSpawn.spawn(
+      file: file, argv: argv, environment: environment, stdin: nil, stdout: output.rawValue,
+      stderr: output.rawValue)
   }
 
   /// Sends `signal` to the process group `group`; false when no member is left.
@@ -122,10 +80,5 @@ enum HookProcess {
     guard let rc = try? retryingEINTR("waitpid(\(pid))", { waitpid(pid, &status, WNOHANG) })
     else { return .unknown }
     return rc == pid ? ExitStatus(waitStatus: status) : nil  // 0: still running
-  }
-
-  /// posix_spawn's functions return an error number instead of setting errno.
-  private static func check(_ call: String, _ rc: Int32) throws(SystemError) {
-    if rc != 0 { throw SystemError(call, errno: rc) }
   }
 }

@@ -18,4 +18,8 @@ struct ChosenSound: Equatable {
   var problem: SoundError?
   /// The alarm's escalation, its sound resolved (and picked, for a folder) with the rest.
   var escalation: Escalation?
+  /// A stream sound and its resolved fallback (then `path` is nil).
+  var stream: StreamSound?
+  /// Why the stream's fallback rings now (nil while the stream plays).
+  var streamProblem: String?
 }

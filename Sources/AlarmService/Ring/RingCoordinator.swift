@@ -20,6 +20,9 @@ final class RingCoordinator {
     /// The ring period's sound has started (its first frame reached ALSA): announcements
     /// count from here.
     case started
+    /// A stream sound's fallback rings instead of it: the `audio_failed` hook, once per
+    /// occurrence.
+    case streamFailed(url: String, reason: String)
   }
 
   /// The playback thread's owner.
@@ -170,6 +173,13 @@ final class RingCoordinator {
       return .checked(check)
     case .mixerFailed(let error):
       log.warning("audio: mixer: \(error)")
+    case .streamPlaying(let url):
+      if chosen?.streamProblem != nil { log.notice("stream \(url) is back; it rings again") }
+      chosen?.streamProblem = nil
+    case .streamFallback(let url, let reason):
+      log.warning("stream \(url): \(reason); ringing the fallback sound")
+      chosen?.streamProblem = reason
+      return .streamFailed(url: url, reason: reason)
     case .escalated(let sound):
       escalated = true
       let volume = chosen?.escalation.map { " to \($0.volume) %" } ?? ""
@@ -214,8 +224,9 @@ final class RingCoordinator {
   func sessionSound(_ session: SessionStatus, firing: Instant?) -> SessionStatus {
     var s = session
     guard let c = chosen, c.alarmID == s.id, firing == c.firing else { return s }
-    s.sound = c.path
-    s.soundProblem = c.problem?.description
+    s.sound = c.path ?? c.stream.map { StreamURL.redacted($0.url) }
+    s.soundProblem =
+      c.streamProblem.map { "stream: \($0); ringing the fallback sound" } ?? c.problem?.description
     if c.escalation != nil { s.escalated = escalated }
     return s
   }

@@ -15,7 +15,10 @@ public enum AlarmInput {
     for (name, v) in members.sorted(by: { $0.key < $1.key }) {
       guard fields.contains(name) else { throw unknownField(name, of: fields) }
       guard let key = AlarmKey(rawValue: name), key.settableFromAPI else { continue }
-      if v == .null || (v == .string("") && [.label, .sound, .date, .escalateSound].contains(key)) {
+      if v == .null
+        || (v == .string("")
+          && [.label, .sound, .fallbackSound, .date, .escalateSound].contains(key))
+      {
         guard key != .time, key != .id, key != .enabled else {
           throw AlarmInputError("\(name) cannot be null")
         }

@@ -26,7 +26,7 @@ enum SoundPlayback {
         log: { level, text in
           if level <= .warning || verbose { printError("alarmclock \(name): \(text)") }
         },
-        events: { player.handle($0) })
+        events: { player.handle($0) }, streams: .besideExecutable)
     } catch {
       printError("alarmclock \(name): cannot start the ringer: \(error)")
       return ExitCode.failure
@@ -81,6 +81,10 @@ private final class Player: Sendable {
       // Before any sound: give up (exit 1). Mid-ring (a speaker unplugged): the ringer
       // keeps retrying, as it would for an alarm.
       if !state.withLock({ $0.played }) { push(.noDevice) }
+    case .streamPlaying(let url):
+      printError("alarmclock \(name): playing the stream \(url)")
+    case .streamFallback(let url, let reason):
+      printError("alarmclock \(name): stream \(url): \(reason); playing the fallback sound")
     case .stopped: push(.ended)
     default: break
     }

@@ -23,6 +23,10 @@ struct PlayCommand: Command {
     plays the sound once; --seconds N rings (looping) for N seconds; --loop rings
     until interrupted (Ctrl-C).
 
+    SOUND may be a stream's http:// or https:// URL (a station, a playlist, HLS):
+    it plays through the stream helper as an alarm's would, until interrupted or
+    --seconds, and says when it falls back to the bundled sound and why.
+
       --device NAME     ALSA device (default "default"); repeat for fallbacks
       --volume N        0-100 % (default 80)
       --ramp DUR        fade-in time, e.g. 10s (default 0s)
@@ -66,6 +70,20 @@ struct PlayCommand: Command {
       directories: soundDirs + SoundResolver.defaultDirectories(executablePath: executablePath()))
     var path: String? = nil
     var problem: SoundError? = nil
+    if StreamURL.isStream(sound) {
+      if let why = StreamURL.problem(sound) {
+        printError("alarmclock play: \(sound): \(why)")
+        return ExitCode.usage
+      }
+      var request = RingRequest(
+        sound: nil, volume: volume, ramp: ramp, loop: true,
+        maxDuration: seconds.map { .seconds($0) },
+        devices: devices.isEmpty ? ["default"] : devices,
+        mixer: mixer.map { MixerSetting(control: $0) })
+      request.stream = StreamSound(url: sound, fallback: try? resolver.defaultSound())
+      request.tryEveryCard = false
+      return SoundPlayback.play(request, name: "play")
+    }
     if access(sound, F_OK) == 0 {
       path = sound
     } else {

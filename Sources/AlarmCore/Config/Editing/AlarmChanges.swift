@@ -4,6 +4,7 @@ import TOML
 /// alarm's keys are written.
 public enum AlarmKey: String, CaseIterable, Hashable, Sendable, Comparable {
   case id, time, days, date, label, sound
+  case fallbackSound = "fallback_sound"
   case soundOrder = "sound_order"
   case volume, ramp, snooze
   case maxSnoozes = "max_snoozes"

@@ -33,7 +33,7 @@ extension AlarmKey {
     case .days: return .days
     case .date: return .date
     case .label: return .label
-    case .sound, .escalateSound: return .sound
+    case .sound, .escalateSound, .fallbackSound: return .sound
     case .soundOrder: return .soundOrder
     case .volume, .escalateVolume: return .percent
     case .ramp, .snooze, .ringFor, .announceEvery: return .duration
@@ -84,8 +84,11 @@ extension AlarmKey {
     case .date: return AlarmValueText.date(text).map(AlarmValue.date)
     case .label: return AlarmValueText.label(text)
     case .sound:
-      return text.isEmpty
-        ? .failure(AlarmValueError("a sound name or path")) : .success(.string(text))
+      if text.isEmpty { return .failure(AlarmValueError("a sound name or path")) }
+      if self == .fallbackSound, let why = SoundName.fallbackProblem(text) {
+        return .failure(AlarmValueError(why))
+      }
+      return .success(.string(text))
     case .soundOrder: return AlarmValueText.soundOrder(text)
     case .percent: return AlarmValueText.volume(text)
     case .duration: return AlarmValueText.duration(text, for: self)
@@ -114,6 +117,7 @@ extension AlarmKey {
     case .date: return alarm.date?.description ?? ""
     case .label: return alarm.label ?? ""
     case .sound: return alarm.sound ?? ""
+    case .fallbackSound: return alarm.fallbackSound ?? ""
     case .soundOrder: return alarm.soundOrder.rawValue
     case .volume: return String(alarm.volume)
     case .ramp: return DurationText.format(alarm.ramp)
@@ -164,7 +168,12 @@ extension AlarmKey {
     case .days: return ["daily, weekdays, weekends, never, or days like mon,wed"]
     case .date: return ["a one-off on that day (YYYY-MM-DD)"]
     case .label: return ["the label (edit: \"\" goes back to the default label)"]
-    case .sound: return ["a sound name or path (a folder: one of its files each ring)"]
+    case .sound:
+      return [
+        "a sound name or path (a folder: one of its files each ring),",
+        "or a stream's http(s):// URL",
+      ]
+    case .fallbackSound: return ["what rings when the stream cannot (a name, path or folder)"]
     case .soundOrder:
       return ["a sound folder's order: shuffle (random) or rotate", "(name order)"]
     case .volume: return ["0 to 100 (percent)"]
