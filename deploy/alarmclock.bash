@@ -56,7 +56,7 @@ _alarmclock() {
     --log-level)
       mapfile -t COMPREPLY < <(compgen -W "error warning notice info debug" -- "$cur")
       return ;;
-    --socket)
+    --socket | --stream-socket)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
     --days)
@@ -68,7 +68,7 @@ _alarmclock() {
       devices=$(aplay -L 2>/dev/null | grep -v '^[[:space:]]')
       mapfile -t COMPREPLY < <(compgen -W "$devices" -- "$cur")
       return ;;
-    --sound | --escalate-sound | --skip-calendar)
+    --sound | --fallback-sound | --escalate-sound | --skip-calendar)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
     --sound-order)
@@ -78,7 +78,7 @@ _alarmclock() {
       mapfile -t COMPREPLY < <(compgen -W "on off" -- "$cur")
       return ;;
     --unset)
-      mapfile -t COMPREPLY < <(compgen -W "days date label sound sound_order volume ramp snooze
+      mapfile -t COMPREPLY < <(compgen -W "days date label sound fallback_sound sound_order volume ramp snooze
         max_snoozes ring_for escalate_after escalate_volume escalate_sound announce
         announce_every skip skip_calendars id enabled" -- "$cur")
       return ;;
@@ -91,7 +91,7 @@ _alarmclock() {
 
   local opts
   case "$command" in
-    run) opts="--config --state-dir --socket --log-level --no-terminal" ;;
+    run) opts="--config --state-dir --socket --stream-socket --log-level --no-terminal" ;;
     check) opts="--config" ;;
     list) opts="--config --state-dir --json" ;;
     next) opts="--config --state-dir --from --count --json --socket" ;;
@@ -99,10 +99,10 @@ _alarmclock() {
     status) opts="--socket --config --json" ;;
     snooze | stop | reload) opts="--socket --config" ;;
     skip | unskip | ring) opts="--socket --config" ;;
-    add) opts="--config --days --date --label --sound --sound-order --volume --ramp --snooze
+    add) opts="--config --days --date --label --sound --fallback-sound --sound-order --volume --ramp --snooze
       --no-snooze --max-snoozes --ring-for --escalate-after --escalate-volume --escalate-sound
       --announce --announce-every --skip --skip-calendar --id --disabled" ;;
-    edit) opts="--config --time --days --date --label --sound --sound-order --volume --ramp
+    edit) opts="--config --time --days --date --label --sound --fallback-sound --sound-order --volume --ramp
       --snooze --no-snooze --max-snoozes --ring-for --escalate-after --escalate-volume
       --escalate-sound --announce --announce-every --skip --skip-calendar --id --disabled
       --enabled --unset" ;;

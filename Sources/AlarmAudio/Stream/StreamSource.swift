@@ -7,7 +7,8 @@ import AlarmPlatform
 /// boundary), so the ring is never silent and never late.
 ///
 /// - At the first read (the firing), the stream plays if it has audio buffered and no
-///   problem; otherwise the fallback rings from the first frame.
+///   problem; otherwise the fallback rings from the first frame, until the stream's first
+///   audio (a ring after a snooze, `alarmclock play`: the helper starts with the ring).
 /// - While the stream plays, a problem the feed reports, or a buffer that runs dry, hands
 ///   the rest of that period and what follows to the fallback at once.
 /// - Back on the fallback, the stream takes over again once it has delivered steadily for
@@ -91,7 +92,7 @@ final class StreamSource: AudioSource {
     }
     if let feed, let health, health.ready, health.problem == nil,
       health.buffered >= Int(Self.startBuffer.secondsDouble * Double(sampleRate)),
-      !started || health.steadyFor >= Self.resumeAfter
+      !started || health.problems == 0 || health.steadyFor >= Self.resumeAfter
     {
       started = true
       onStream = true
@@ -128,7 +129,9 @@ final class StreamSource: AudioSource {
         got = try fallback.read(into: scratch.base, frames: want)
         if got == 0 {
           emptyReads += 1
-          if emptyReads > 2 { throw SoundError(file: "fallback sound", reason: .truncated("no frames")) }
+          if emptyReads > 2 {
+            throw SoundError(file: "fallback sound", reason: .truncated("no frames"))
+          }
           try fallback.rewind()
           continue
         }

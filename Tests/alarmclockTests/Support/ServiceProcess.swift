@@ -163,6 +163,8 @@ enum ServiceSink {
   static let ring = "alarmclock_service_ring"
   /// ServiceInputTests records this one.
   static let input = "alarmclock_service_input"
+  /// ServiceStreamTests records this one.
+  static let stream = "alarmclock_service_stream"
   /// The suites that ring without listening.
   static let quiet = "alarmclock_service_quiet"
 
