@@ -28,6 +28,11 @@ enum AlarmFormView {
     s += "</label>"
     s += soundSelect(
       "sound", text.sound, f.sound, empty: text.defaultSound(page.defaultSound), page.sounds)
+    // A station cannot be listed: its address is typed (and wins over the list).
+    s += "<label class=\"row\">\(HTML.escape(text.stationURL))<input type=\"url\""
+    s += " name=\"sound_url\" maxlength=\"2048\" inputmode=\"url\" autocomplete=\"off\""
+    s += " placeholder=\"https://\"></label>"
+    s += "<p class=\"note\">\(HTML.escape(text.stationHint))</p>"
     s += "<label class=\"row\">\(HTML.escape(text.volume))"
     s += "<input type=\"range\" name=\"volume\" min=\"0\" max=\"100\" value=\"\(f.volume)\">"
     s += "<output id=\"vol\">\(f.volume)</output></label>"

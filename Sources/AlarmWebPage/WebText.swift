@@ -28,6 +28,15 @@ struct WebText {
   var label: String { t("Label", "標籤") }
   var time: String { t("Time", "時間") }
   var sound: String { t("Sound", "提示聲") }
+  /// The field for a stream's address under the sound list.
+  var stationURL: String { t("Or a radio station", "或廣播電台") }
+  var stationHint: String {
+    t(
+      "Its http(s):// address (a stream, .pls, .m3u or .m3u8). When it cannot play, "
+        + "More settings' \"If the stream fails, ring\" sound rings instead.",
+      "電台的 http(s):// 網址（串流、.pls、.m3u 或 .m3u8）。無法播放時，改響「更多設定」中"
+        + "「串流無法播放時的提示聲」。")
+  }
   var volume: String { t("Volume", "音量") }
   var snooze: String { t("Snooze", "稍後提醒") }
   var enabled: String { t("On", "開啟") }

@@ -226,6 +226,27 @@ import Testing
     }
   }
 
+  /// A station's address typed under the sound list wins over the list, and its fallback
+  /// is a More setting; an address of the wrong form is refused with the config's words.
+  @Test func aStationFromTheForm() throws {
+    let alarm = try #require(
+      ConfigDecoder.decode(Self.text, path: "/x.toml").config?.alarm(id: "work"))
+    let base = "time=06:45&days=mon&days=tue&days=wed&days=thu&days=fri&volume=80&enabled=on"
+    func changes(_ extra: String) throws -> AlarmChanges {
+      let form = try #require(FormData(Array((base + extra).utf8)))
+      return try WebApp.changes(form, current: alarm, defaults: AlarmDefaults())
+    }
+    let radio = try changes(
+      "&sound=gentle&sound_url=+https%3A%2F%2Fradio.example%2Flive.mp3+&fallback_sound=gentle")
+    #expect(radio.values[.sound] == .string("https://radio.example/live.mp3"))
+    #expect(radio.values[.fallbackSound] == .string("gentle"))
+    #expect(try changes("&sound=gentle&sound_url=").values[.sound] == .string("gentle"))
+    #expect(throws: AlarmInputError.self) { try changes("&sound_url=http%3A%2F%2Fa+b%2F") }
+    #expect(throws: AlarmInputError.self) {
+      try changes("&fallback_sound=https%3A%2F%2Fradio.example%2Fbackup")
+    }
+  }
+
   /// The "More settings" fields: empty inherits `[defaults]`, a value is written only when
   /// it differs from what the alarm has, and a bad one is refused with the CLI's words.
   @Test func snoozeLengthRingForAndMaxSnoozesFromTheForm() throws {

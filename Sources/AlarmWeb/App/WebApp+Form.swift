@@ -77,7 +77,12 @@ extension WebApp {
     } else if label != current?.label {
       c.values[.label] = try check("label", AlarmValueText.label(label))
     }
-    let sound = f["sound"] ?? ""
+    // A station's address, typed, wins over the list's choice.
+    let url = String((f["sound_url"] ?? "").trimmingWhitespace)
+    let sound = url.isEmpty ? f["sound"] ?? "" : url
+    if !url.isEmpty, let why = SoundName.problem(url) {
+      throw AlarmInputError("the station's address: \(why)")
+    }
     if sound.isEmpty {
       if current?.sound != nil { c.unset.insert(.sound) }
     } else if sound != current?.sound {
