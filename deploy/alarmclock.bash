@@ -68,7 +68,7 @@ _alarmclock() {
       devices=$(aplay -L 2>/dev/null | grep -v '^[[:space:]]')
       mapfile -t COMPREPLY < <(compgen -W "$devices" -- "$cur")
       return ;;
-    --sound | --fallback-sound | --escalate-sound | --skip-calendar)
+    --sound | --fallback-sound | --fallback | --escalate-sound | --skip-calendar)
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return ;;
     --sound-order)
@@ -95,7 +95,7 @@ _alarmclock() {
     check) opts="--config" ;;
     list) opts="--config --state-dir --json" ;;
     next) opts="--config --state-dir --from --count --json --socket" ;;
-    play) opts="--device --volume --ramp --seconds --loop --mixer --sound-dir" ;;
+    play) opts="--device --volume --ramp --seconds --loop --mixer --sound-dir --fallback" ;;
     status) opts="--socket --config --json" ;;
     snooze | stop | reload) opts="--socket --config" ;;
     skip | unskip | ring) opts="--socket --config" ;;

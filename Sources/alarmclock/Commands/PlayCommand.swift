@@ -16,6 +16,7 @@ struct PlayCommand: Command {
   static let help = """
     usage: alarmclock play SOUND [--device NAME]... [--volume N] [--ramp DUR]
                                [--seconds N] [--loop] [--mixer CONTROL] [--sound-dir DIR]...
+                               [--fallback SOUND]
 
     Plays SOUND (a name in the sound directories, with or without extension, or a
     path) through the same player the service uses: fade-in, volume, and the
@@ -25,7 +26,8 @@ struct PlayCommand: Command {
 
     SOUND may be a stream's http:// or https:// URL (a station, a playlist, HLS):
     it plays through the stream helper as an alarm's would, until interrupted or
-    --seconds, and says when it falls back to the bundled sound and why.
+    --seconds, and says when its fallback (--fallback, else the bundled sound)
+    rings instead and why.
 
       --device NAME     ALSA device (default "default"); repeat for fallbacks
       --volume N        0-100 % (default 80)
@@ -34,6 +36,7 @@ struct PlayCommand: Command {
       --loop            loop until interrupted
       --mixer CONTROL   unmute and set this mixer control during the ring
       --sound-dir DIR   search DIR first (repeatable)
+      --fallback SOUND  for a stream: what rings when it cannot (a name or path)
 
     Exit 0 when played; 1 when no device can be opened (the message says why).
     """
@@ -46,6 +49,7 @@ struct PlayCommand: Command {
   var loop: Bool
   var mixer: String?
   var soundDirs: [String]
+  var fallback: String?
 
   init(arguments: inout Arguments) throws(UsageError) {
     devices = try arguments.options("--device")
@@ -62,6 +66,7 @@ struct PlayCommand: Command {
     seconds = try arguments.intOption("--seconds", in: 1...86_400)
     loop = arguments.flag("--loop")
     mixer = try arguments.option("--mixer")
+    fallback = try arguments.option("--fallback")
     sound = try arguments.positional("SOUND")
   }
 
@@ -80,7 +85,15 @@ struct PlayCommand: Command {
         maxDuration: seconds.map { .seconds($0) },
         devices: devices.isEmpty ? ["default"] : devices,
         mixer: mixer.map { MixerSetting(control: $0) })
-      request.stream = StreamSound(url: sound, fallback: try? resolver.defaultSound())
+      var stream = StreamSound(url: sound, fallback: resolver.defaultSound())
+      if let fallback {
+        do throws(SoundError) {
+          stream.fallback = access(fallback, F_OK) == 0 ? fallback : try resolver.resolve(fallback)
+        } catch {
+          stream.fallbackProblem = error
+        }
+      }
+      request.stream = stream
       request.tryEveryCard = false
       return SoundPlayback.play(request, name: "play")
     }
