@@ -18,7 +18,12 @@
 //   AlarmWebPage   the web page's HTML: pure renderers over AlarmCore
 //   CMicroHTTPD    system library for the web process (pkg-config libmicrohttpd, apt)
 //   AlarmWeb       `alarmclock web`: HTTP server in our loop, API, auth, page routes
+//   CFFmpeg        system library for the stream helper (pkg-config libavformat, apt): FFmpeg's
+//                  libavformat, libavcodec, libswresample, libavutil
+//   AlarmStreamHelper  the stream helper: fetches and decodes a radio stream with FFmpeg in a
+//                  process of its own, hands PCM to the service (which never links FFmpeg)
 //   alarmclock     the executable: CLI commands; `run` starts AlarmService, `web` AlarmWeb
+//   alarmclock-stream  the stream helper's executable (socket-activated, or the service's child)
 //   alarmclock-bench  measurements for bench/ and fault injection for tests (not installed)
 //
 // Toolchains: tools version 6.0, so that Debian trixie's `swiftlang` (Swift 6.0.3, what
@@ -33,6 +38,7 @@ let package = Package(
   products: [
     .library(name: "TOML", targets: ["TOML"]),
     .executable(name: "alarmclock", targets: ["alarmclock"]),
+    .executable(name: "alarmclock-stream", targets: ["alarmclock-stream"]),
     .executable(name: "toml-decode", targets: ["toml-decode"]),
     .executable(name: "alarmclock-bench", targets: ["alarmclock-bench"]),
   ],
@@ -71,6 +77,14 @@ let package = Package(
         "AlarmCore", "AlarmPlatform", "AlarmFiles", "AlarmClient", "AlarmWebPage", "CMicroHTTPD",
         "CShim",
       ]),
+    .systemLibrary(
+      name: "CFFmpeg", pkgConfig: "libavformat",
+      providers: [
+        .apt(["libavformat-dev", "libavcodec-dev", "libswresample-dev", "libavutil-dev"])
+      ]),
+    .target(
+      name: "AlarmStreamHelper", dependencies: ["AlarmCore", "AlarmPlatform", "CFFmpeg"]),
+    .executableTarget(name: "alarmclock-stream", dependencies: ["AlarmStreamHelper"]),
     .executableTarget(
       name: "alarmclock",
       dependencies: [
