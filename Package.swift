@@ -129,5 +129,10 @@ let package = Package(
     .testTarget(
       name: "alarmclockTests",
       dependencies: ["AlarmCore", "AudioTestSupport", "CShim"]),
+    // The built alarmclock-stream against a real HTTP server on loopback (Tests/Fixtures/
+    // stream/server.py): files, playlists, HLS, and the faults a station can have.
+    .testTarget(
+      name: "StreamHelperTests",
+      dependencies: ["AlarmStreamHelper", "AlarmCore", "AudioTestSupport"]),
   ]
 )

@@ -80,3 +80,21 @@ public enum PulseTestServer {
   public static let skipMessage =
     "PULSE_SERVER is unset: run under scripts/test (or `source scripts/pulse-env && pulse_start`)"
 }
+
+/// The package's built executables, for tests that run them as a user would.
+public enum BuiltProduct {
+  /// The executable `name` built beside the running test bundle (which runs from
+  /// .build/<triple>/debug/), else the one in the repository's .build/debug/.
+  public static func path(_ name: String) -> String {
+    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    for _ in 0..<4 {
+      let candidate = dir.appendingPathComponent(name).path
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+      dir = dir.deletingLastPathComponent()
+    }
+    // This file is Tests/AudioTestSupport/Tools.swift.
+    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    return repo.appendingPathComponent(".build/debug/" + name).path
+  }
+}

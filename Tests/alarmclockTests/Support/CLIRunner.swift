@@ -11,18 +11,7 @@ struct CLIResult {
 
 enum CLI {
   /// The `alarmclock` executable built beside this test bundle.
-  static let binary: String = {
-    // The test bundle runs from .build/<triple>/debug/; the products sit beside it.
-    var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<4 {
-      let candidate = dir.appendingPathComponent("alarmclock").path
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-      dir = dir.deletingLastPathComponent()
-    }
-    let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return repo.appendingPathComponent(".build/debug/alarmclock").path
-  }()
+  static let binary = BuiltProduct.path("alarmclock")
 
   /// `alarmclock-bench` (measurements and fault injection), built beside `alarmclock`.
   static let bench: String = URL(fileURLWithPath: binary).deletingLastPathComponent()

@@ -1,0 +1,91 @@
+import AudioTestSupport
+import Foundation
+
+/// The loopback HTTP server of Tests/Fixtures/stream/server.py, over media made once per
+/// test process with ffmpeg: a 660 Hz tone as MP3 (5 s, and 1.5 s), 6 s of digital
+/// silence, and the tone as an HLS playlist of AAC segments.
+final class StreamServer: @unchecked Sendable {
+  /// The one server of the test process (started on first use; ends with the process,
+  /// whose end closes the server's stdin).
+  static let shared: Result<StreamServer, Error> = Result { try StreamServer() }
+
+  let port: Int
+  private let process: Process
+  private let stdin: Pipe
+  let media: TempDir
+
+  private init() throws {
+    media = try TempDir("stream")
+    try FileManager.default.createDirectory(
+      atPath: media.file("hls"), withIntermediateDirectories: true)
+    let tone = ["-f", "lavfi", "-i", "sine=frequency=660:sample_rate=44100"]
+    let mp3 = ["-ac", "2", "-c:a", "libmp3lame", "-b:a", "128k"]
+    try Self.ffmpeg(tone + ["-t", "5"] + mp3 + [media.file("tone.mp3")])
+    try Self.ffmpeg(tone + ["-t", "1.5"] + mp3 + [media.file("short.mp3")])
+    try Self.ffmpeg(
+      ["-f", "lavfi", "-i", "anullsrc=r=44100:cl=stereo", "-t", "6"] + mp3
+        + [media.file("silence.mp3")])
+    try Self.ffmpeg(
+      [
+        "-f", "lavfi", "-i", "sine=frequency=660:sample_rate=48000", "-t", "6", "-c:a", "aac",
+        "-b:a", "96k", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod",
+        "-hls_segment_filename", media.file("hls/seg%d.ts"), media.file("hls/index.m3u8"),
+      ])
+
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Fixtures/stream/server.py").path
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", script, media.path]
+    stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    try process.run()
+    // "PORT <n>" once it listens.
+    var line = Data()
+    while !line.contains(UInt8(ascii: "\n")) {
+      let more = stdout.fileHandleForReading.availableData
+      if more.isEmpty { throw ServerError(said: "nothing") }
+      line.append(more)
+    }
+    let text = String(decoding: line, as: UTF8.self)
+    guard
+      let n = text.split(separator: " ").last.flatMap({
+        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      })
+    else { throw ServerError(said: text) }
+    port = n
+  }
+
+  /// The address of `path` on this server.
+  func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+  private static func ffmpeg(_ arguments: [String]) throws {
+    try Tool.check(["ffmpeg", "-loglevel", "error", "-y"] + arguments)
+  }
+
+  /// A port nothing listens on: bound, then closed.
+  static func closedPort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        bind(fd, pointer, length)
+        return getsockname(fd, pointer, &length)
+      }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
+
+/// server.py did not say which port it listens on.
+struct ServerError: Error {
+  var said: String
+}
