@@ -15,6 +15,10 @@ enum InputOptions {
   static let openLimit: Duration = .seconds(15)
   /// libavformat's http protocol follows this many redirects, then fails with EIO.
   static let maxRedirects = 8
+  /// At most this much is read to recognise the format (`formatprobesize`).
+  static let formatProbeBytes = 32 * 1024
+  /// At most this much audio is analysed before decoding starts (`analyzeduration`).
+  static let analyzeLimit: Duration = .milliseconds(500)
   /// At most this much is read to recognise the format.
   static let probeBytes = 2 << 20
   /// Nothing decoded for this long, while bytes keep arriving (or decode errors keep
@@ -37,6 +41,12 @@ enum InputOptions {
       ("icy", "1"),
       ("reconnect", "0"),
       ("probesize", String(probeBytes)),
+      // A live station arrives in real time after the server's burst: FFmpeg's default
+      // (5 s of audio analysed before the first frame) would spend most of the lead.
+      ("analyzeduration", String(Int(analyzeLimit.secondsDouble * 1_000_000))),
+      // And recognising the format from at most 32 KiB (2 s of a 128 kbit/s station),
+      // not FFmpeg's 1 MiB: a format still unsure by then takes its best guess.
+      ("formatprobesize", String(formatProbeBytes)),
     ]
     for (key, value) in settings { av_dict_set(&options, key, value, 0) }
     return options

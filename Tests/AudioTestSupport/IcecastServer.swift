@@ -66,7 +66,14 @@ public final class IcecastServer {
         "128k", "-content_type", "audio/mpeg", "-f", "mp3",
         "icecast://source:alarmsrc@127.0.0.1:\(port)\(mount)",
       ], log: dir + "/source.out")
-    try waitUntil(timeout: 15, "the mount \(mount) delivering audio") { self.delivers() }
+    do {
+      try waitUntil(timeout: 15, "the mount \(mount) delivering audio") { self.delivers() }
+    } catch {
+      let logs = ["icecast.out", "source.out", "error.log"].map { name in
+        name + ": " + ((try? String(contentsOfFile: dir + "/" + name, encoding: .utf8)) ?? "")
+      }
+      throw WaitError(what: "\(error); " + logs.joined(separator: "\n"), seconds: 15)
+    }
   }
 
   /// Kills server and source at once (SIGKILL): the station gone mid-ring.

@@ -40,6 +40,9 @@ final class StreamFeed: @unchecked Sendable {
     .seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(15), .seconds(30),
   ]
 
+  /// A stream that played this long before its problem starts the back-off from 1 s.
+  static let backoffReset: Duration = .seconds(10)
+
   let request: StreamWire.Request
   let helper: StreamHelper
   let capacityFrames: Int
@@ -74,7 +77,8 @@ final class StreamFeed: @unchecked Sendable {
     self.helper = helper
     self.log = log
     capacityFrames = max(1, Int(capacity.secondsDouble * Double(request.rate)))
-    shared = Locked(Shared(samples: [Int16](repeating: 0, count: capacityFrames * request.channels)))
+    shared = Locked(
+      Shared(samples: [Int16](repeating: 0, count: capacityFrames * request.channels)))
     wake = try EventFd()
     // The thread holds the feed until it ends (`close()` joins it).
     thread = try NativeThread.start("stream") { [self] in run() }
@@ -136,7 +140,7 @@ final class StreamFeed: @unchecked Sendable {
       failures += 1
       shared.withLock { s in
         // A helper that played for a while before failing starts the back-off again.
-        if s.steadySince.map({ Clock.monotonic.now() - $0 > .seconds(60) }) == true {
+        if s.steadySince.map({ Clock.monotonic.now() - $0 > Self.backoffReset }) == true {
           failures = 1
         }
         s.ready = false
@@ -236,7 +240,8 @@ final class StreamFeed: @unchecked Sendable {
       log(
         .info,
         "stream \(StreamURL.redacted(request.url)): open"
-          + (info.map { " (\($0.codec), \($0.sourceRate) Hz, \($0.live ? "live" : "a file"))" } ?? ""))
+          + (info.map { " (\($0.codec), \($0.sourceRate) Hz, \($0.live ? "live" : "a file"))" }
+            ?? ""))
     case .pcm:
       append(message.payload)
     case .title:
@@ -245,7 +250,7 @@ final class StreamFeed: @unchecked Sendable {
         defer { s.title = title }
         return s.title != title
       }
-      if changed { log(.info, "stream title: \(title)") }
+      if changed && !title.isEmpty { log(.info, "stream title: \(title)") }
     case .notice:
       log(.info, "stream \(StreamURL.redacted(request.url)): \(message.text)")
     case .problem:
