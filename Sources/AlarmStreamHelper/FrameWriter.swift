@@ -72,9 +72,11 @@ struct FrameWriter {
   /// Queues what is due: the decoder's messages, then PCM the schedule allows, or the
   /// `problem` that ends the stream.
   private mutating func fill(_ now: Duration) {
-    // PCM counted before the messages are taken: a `ready` posted before it goes first.
-    let queued = channel.available
+    // The ending first: PCM pushed before it is then all counted (none lost behind a
+    // "the stream ended"). PCM counted before the messages are taken: a `ready` posted
+    // before it goes first.
     let ending = channel.currentEnding
+    let queued = channel.available
     for message in channel.takeMessages() { pending += StreamWire.encode(message) }
     switch ending {
     case .now(let reason)?:

@@ -7,6 +7,8 @@ Serves DIR's files (tone.mp3, silence.mp3, hls/...) made by the test, and the fa
 station can have. Listens on 127.0.0.1 on a free port and prints "PORT <n>" on stdout
 once it accepts connections; runs until stdin closes (the test ending, even by a crash).
 
+Every request without a User-Agent of alarmclock/<version> gets a 403.
+
 Routes:
   /<file>            a file of DIR, with byte ranges (seekable, like a real web server)
   /norange/<file>    the same file without ranges (not seekable: looping reopens it)
@@ -55,6 +57,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             pass  # the helper closed first: what clients do
 
     def route(self):
+        # Only the helper is served: its User-Agent says alarmclock/<version>.
+        if not self.headers.get("User-Agent", "").startswith("alarmclock/"):
+            self.send_error(403, "Forbidden")
+            return
         path = self.path.split("?", 1)[0]
         port = self.server.server_address[1]
         base = "http://127.0.0.1:%d" % port

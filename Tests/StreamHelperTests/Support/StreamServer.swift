@@ -2,7 +2,7 @@ import AudioTestSupport
 import Foundation
 
 /// The loopback HTTP server of Tests/Fixtures/stream/server.py, over media made once per
-/// test process with ffmpeg: a 660 Hz tone as MP3 (5 s, and 1.5 s), 6 s of digital
+/// test process with ffmpeg: a 660 Hz tone as MP3 (5 s, and 1 s), 6 s of digital
 /// silence, and the tone as an HLS playlist of AAC segments.
 final class StreamServer: @unchecked Sendable {
   /// The one server of the test process (started on first use; ends with the process,
@@ -21,7 +21,7 @@ final class StreamServer: @unchecked Sendable {
     let tone = ["-f", "lavfi", "-i", "sine=frequency=660:sample_rate=44100"]
     let mp3 = ["-ac", "2", "-c:a", "libmp3lame", "-b:a", "128k"]
     try Self.ffmpeg(tone + ["-t", "5"] + mp3 + [media.file("tone.mp3")])
-    try Self.ffmpeg(tone + ["-t", "1.5"] + mp3 + [media.file("short.mp3")])
+    try Self.ffmpeg(tone + ["-t", "1"] + mp3 + [media.file("short.mp3")])
     try Self.ffmpeg(
       ["-f", "lavfi", "-i", "anullsrc=r=44100:cl=stereo", "-t", "6"] + mp3
         + [media.file("silence.mp3")])
