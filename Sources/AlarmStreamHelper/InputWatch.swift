@@ -16,7 +16,7 @@ enum InputOptions {
   /// libavformat's http protocol follows this many redirects, then fails with EIO.
   static let maxRedirects = 8
   /// At most this much is read to recognise the format (`formatprobesize`).
-  static let formatProbeBytes = 32 * 1024
+  static let formatProbeBytes = 16 * 1024
   /// At most this much audio is analysed before decoding starts (`analyzeduration`).
   static let analyzeLimit: Duration = .milliseconds(500)
   /// At most this much is read to recognise the format.
@@ -44,8 +44,10 @@ enum InputOptions {
       // A live station arrives in real time after the server's burst: FFmpeg's default
       // (5 s of audio analysed before the first frame) would spend most of the lead.
       ("analyzeduration", String(Int(analyzeLimit.secondsDouble * 1_000_000))),
-      // And recognising the format from at most 32 KiB (2 s of a 128 kbit/s station),
-      // not FFmpeg's 1 MiB: a format still unsure by then takes its best guess.
+      // And recognising the format from at most 16 KiB (1 s of a 128 kbit/s station),
+      // not FFmpeg's 1 MiB: MP3 after a few hundred bytes of junk scores low until FFmpeg
+      // has read 128 KiB, eight seconds of a live station past the server's burst. A
+      // format still unsure at 16 KiB takes its best guess.
       ("formatprobesize", String(formatProbeBytes)),
     ]
     for (key, value) in settings { av_dict_set(&options, key, value, 0) }

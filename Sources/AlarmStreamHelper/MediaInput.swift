@@ -71,7 +71,7 @@ final class MediaInput {
     var options = InputOptions.dictionary()
     defer { av_dict_free(&options) }
     var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
-    let rc = avformat_open_input(&opened, url, hintedFormat(io), &options)
+    let rc = avformat_open_input(&opened, url, nil, &options)
     // On failure avformat_open_input has freed the context, but not the custom I/O.
     guard rc >= 0, let format = opened else {
       avio_closep(&io)
@@ -112,27 +112,6 @@ final class MediaInput {
     if status < 0 { throw watch.failure(status, .opening) }
     ok = true
     return MediaInput(url: url, format: format, decoder: decoder, streamIndex: index, io: io)
-  }
-
-  /// The demuxer the response's MIME type names, for the formats whose probe is slow on a
-  /// live stream: MP3 after a few hundred bytes of junk scores low until FFmpeg has read
-  /// 128 KiB, eight seconds of a 128 kbit/s station past the server's burst. Nil (probe the
-  /// bytes) for every other type, and when the type is absent.
-  private static func hintedFormat(_ io: UnsafeMutablePointer<AVIOContext>?)
-    -> UnsafePointer<AVInputFormat>?
-  {
-    guard let raw = cff_io_option(io, "mime_type") else { return nil }
-    defer { av_free(raw) }
-    let mime = String(cString: raw).split(separator: ";").first.map {
-      $0.trimmingWhitespace.lowercased()
-    }
-    switch mime {
-    case "audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg":
-      return av_find_input_format("mp3")
-    case "audio/aac", "audio/aacp", "audio/x-aac": return av_find_input_format("aac")
-    case "audio/ogg", "application/ogg", "audio/x-ogg": return av_find_input_format("ogg")
-    default: return nil
-    }
   }
 
   /// The station's name (ICY `icy-name` header), when it sends one.
