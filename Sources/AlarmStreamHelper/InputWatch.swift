@@ -8,9 +8,11 @@ enum InputOptions {
   /// are untrusted, and must never reach `file:` (or any other local protocol).
   static let protocols = "http,https,tcp,tls,crypto"
   /// No byte for this long on an open connection is an error (`rw_timeout`).
-  static let stallLimit: Duration = .milliseconds(1500)
+  /// One second: the device's half-second buffer comes on top, and the fallback must be
+  /// heard within 2 s of a stall.
+  static let stallLimit: Duration = .milliseconds(1000)
   /// `stallLimit` for people.
-  static let stallText = "1.5 s"
+  static let stallText = "1 s"
   /// Connecting, the headers, the probe and the decoder together get this long.
   static let openLimit: Duration = .seconds(15)
   /// libavformat's http protocol follows this many redirects, then fails with EIO.

@@ -86,6 +86,12 @@ public final class IcecastServer {
     server = nil
   }
 
+  /// Sends `signal` to the server (SIGSTOP: a server that stops answering, its connections
+  /// open; SIGCONT: it answers again).
+  public func signal(_ signal: Int32) {
+    if let p = server, p.isRunning { Glibc.kill(p.processIdentifier, signal) }
+  }
+
   /// Whether a GET of the mount returns audio bytes now.
   private func delivers() -> Bool {
     let r = try? Tool.run([

@@ -40,6 +40,8 @@ final class StreamSource: AudioSource {
   private var onStream = false
   private var started = false
   private var problemsSeen = 0
+  /// The reason last reported for the fallback (a repeat is not reported again).
+  private var said = ""
   private var scratch = PinnedBuffer<Float>(count: 0)
   private let report: (Event) -> Void
   private let log: AudioLog
@@ -84,9 +86,8 @@ final class StreamSource: AudioSource {
       if got == frames { return frames }
       problemsSeen = health.problems
       onStream = false
-      let why =
-        fresh ? health.problem ?? "the stream stopped" : "the stream stopped delivering audio"
-      report(.fallback(why))
+      said = fresh ? health.problem ?? "the stream stopped" : "the stream stopped delivering audio"
+      report(.fallback(said))
       readFallback(into: out + got * channels, frames: frames - got)
       return frames
     }
@@ -102,10 +103,16 @@ final class StreamSource: AudioSource {
     }
     if !started {
       started = true
-      report(
-        .fallback(
-          noFeed ?? health?.problem
-            ?? "the stream had not delivered audio by the time the alarm rang"))
+      said =
+        noFeed ?? health?.problem ?? "the stream had delivered no audio yet when the ring began"
+      report(.fallback(said))
+    } else if let health, health.problems != problemsSeen, let problem = health.problem {
+      // The fallback rings on; the reason shown becomes the latest attempt's.
+      problemsSeen = health.problems
+      if problem != said {
+        said = problem
+        report(.fallback(problem))
+      }
     }
     readFallback(into: out, frames: frames)
     return frames

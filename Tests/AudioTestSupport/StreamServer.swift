@@ -4,15 +4,15 @@ import Foundation
 /// The loopback HTTP server of Tests/Fixtures/stream/server.py, over media made once per
 /// test process with ffmpeg: a 660 Hz tone as MP3 (5 s, and 1 s), 6 s of digital
 /// silence, and the tone as an HLS playlist of AAC segments.
-final class StreamServer: @unchecked Sendable {
+public final class StreamServer: @unchecked Sendable {
   /// The one server of the test process (started on first use; ends with the process,
   /// whose end closes the server's stdin).
-  static let shared: Result<StreamServer, Error> = Result { try StreamServer() }
+  public static let shared: Result<StreamServer, Error> = Result { try StreamServer() }
 
-  let port: Int
+  public let port: Int
   private let process: Process
   private let stdin: Pipe
-  let media: TempDir
+  public let media: TempDir
 
   private init() throws {
     media = try TempDir("stream")
@@ -33,8 +33,7 @@ final class StreamServer: @unchecked Sendable {
       ])
 
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Fixtures/stream/server.py").path
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/stream/server.py").path
     process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["python3", script, media.path]
@@ -60,32 +59,14 @@ final class StreamServer: @unchecked Sendable {
   }
 
   /// The address of `path` on this server.
-  func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+  public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
 
   private static func ffmpeg(_ arguments: [String]) throws {
     try Tool.check(["ffmpeg", "-loglevel", "error", "-y"] + arguments)
   }
-
-  /// A port nothing listens on: bound, then closed.
-  static func closedPort() -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(fd, pointer, length)
-        return getsockname(fd, pointer, &length)
-      }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
-  }
 }
 
 /// server.py did not say which port it listens on.
-struct ServerError: Error {
-  var said: String
+public struct ServerError: Error {
+  public var said: String
 }
