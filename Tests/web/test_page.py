@@ -336,6 +336,29 @@ def english(c, rig, page):
             "this comment must survive" in text and "# a trailing comment too" in text)
     agree(c, rig, page, "after adding")
 
+    # A radio alarm: a station's address typed under the sound list, its fallback chosen
+    # under More settings.
+    page.submit(page.find("a.plus")[0])
+    page.d.execute_script("document.getElementById('time').value = '06:10'")
+    page.find("input[name=label]")[0].send_keys("Radio")
+    station = "https://radio.example.org/live.mp3"
+    page.find("input[name=sound_url]")[0].send_keys(station)
+    page.d.execute_script("document.querySelector('details.card').open = true")
+    if choices:
+        Select(page.find("select[name=fallback_sound]")[0]).select_by_value(choices[0])
+    page.shot("add-station")
+    page.submit(page.find("form[action='/alarms'] button.primary")[0])
+    c.check("a station saves from the form", page.path() == "/", page.path())
+    radio = next((a for a in rig.alarms().values() if a["label"] == "Radio"), None)
+    c.check("list --json has the station as the radio alarm's sound",
+            radio is not None and radio["sound"] == station, radio)
+    text = rig.config_text()
+    c.check("the config file has the station and its fallback",
+            f'sound = "{station}"' in text
+            and (not choices or f'fallback_sound = "{choices[0]}"' in text), text)
+    rig.cli("remove", radio["id"] if radio else "radio", "--config", rig.config)
+    page.go("/")
+
     # Switch gym off.
     page.submit(page.find("#alarm-gym button.switch")[0])
     c.check("the switch turns gym off on the page",
