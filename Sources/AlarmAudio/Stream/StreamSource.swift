@@ -91,7 +91,7 @@ final class StreamSource: AudioSource {
       readFallback(into: out + got * channels, frames: frames - got)
       return frames
     }
-    if let feed, let health, health.ready, health.problem == nil,
+    if feed != nil, let health, health.ready, health.problem == nil,
       health.buffered >= Int(Self.startBuffer.secondsDouble * Double(sampleRate)),
       !started || health.problems == 0 || health.steadyFor >= Self.resumeAfter
     {
