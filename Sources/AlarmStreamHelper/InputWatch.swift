@@ -30,6 +30,9 @@ enum InputOptions {
   /// interrupt callback calls them garbage (a stall is `stallLimit`'s business).
   static let noAudioBytes: Int64 = 8 * 1024
 
+  /// Names a file of CA certificates trusted for https instead of the system's.
+  static let caFileVariable = "ALARMCLOCK_STREAM_CA_FILE"
+
   /// The `User-Agent` of every request.
   static var userAgent: String { "alarmclock/\(AlarmclockVersion.string)" }
 
@@ -41,6 +44,9 @@ enum InputOptions {
       ("rw_timeout", String(Int(stallLimit.secondsDouble * 1_000_000))),
       ("user_agent", userAgent),
       ("icy", "1"),
+      // FFmpeg trusts any certificate unless asked: https is checked against the system's
+      // CAs (or $ALARMCLOCK_STREAM_CA_FILE's, for a station with a private CA).
+      ("tls_verify", "1"),
       ("reconnect", "0"),
       ("probesize", String(probeBytes)),
       // A live station arrives in real time after the server's burst: FFmpeg's default
@@ -53,6 +59,7 @@ enum InputOptions {
       ("formatprobesize", String(formatProbeBytes)),
     ]
     for (key, value) in settings { av_dict_set(&options, key, value, 0) }
+    if let ca = getenv(caFileVariable), ca.pointee != 0 { av_dict_set(&options, "ca_file", ca, 0) }
     return options
   }
 }

@@ -40,6 +40,10 @@ struct StreamFailure: Error, Sendable, Equatable {
           : "timed out: no data for \(InputOptions.stallText)")
     case cff_averror(EIO) where said.requests > InputOptions.maxRedirects:
       return StreamFailure("too many redirects")
+    case cff_averror(EIO) where said.lastError?.contains("certificate failed verification") ?? false:
+      return StreamFailure(
+        "https: the server's certificate is not trusted (expired, self-signed, or for "
+          + "another name)")
     case cff_averror(EIO) where said.lastError?.hasPrefix("Stream ends prematurely") ?? false:
       // The http protocol's word for a connection closed without a Content-Length.
       return ffmpeg(cff_averror_eof(), phase, said: said)

@@ -10,6 +10,8 @@ public final class StreamServer: @unchecked Sendable {
   public static let shared: Result<StreamServer, Error> = Result { try StreamServer() }
 
   public let port: Int
+  /// The same routes over https, with a certificate only `caFile` trusts.
+  public let tlsPort: Int
   private let process: Process
   private let stdin: Pipe
   public let media: TempDir
@@ -32,6 +34,13 @@ public final class StreamServer: @unchecked Sendable {
         "-hls_segment_filename", media.file("hls/seg%d.ts"), media.file("hls/index.m3u8"),
       ])
 
+    // A certificate for 127.0.0.1, its own CA (trusted only through
+    // $ALARMCLOCK_STREAM_CA_FILE): the https routes.
+    try Tool.check([
+      "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj",
+      "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout",
+      media.file("tls-key.pem"), "-out", media.file("tls-cert.pem"),
+    ])
     let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("Fixtures/stream/server.py").path
     process = Process()
@@ -50,16 +59,22 @@ public final class StreamServer: @unchecked Sendable {
       line.append(more)
     }
     let text = String(decoding: line, as: UTF8.self)
-    guard
-      let n = text.split(separator: " ").last.flatMap({
-        Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
-      })
-    else { throw ServerError(said: text) }
+    let words = text.split(whereSeparator: \.isWhitespace)
+    guard words.count == 4, let n = Int(words[1]), let t = Int(words[3]) else {
+      throw ServerError(said: text)
+    }
     port = n
+    tlsPort = t
   }
 
   /// The address of `path` on this server.
   public func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
+
+  /// The https address of `path` on this server.
+  public func tlsURL(_ path: String) -> String { "https://127.0.0.1:\(tlsPort)/\(path)" }
+
+  /// The CA file that trusts the https routes' certificate.
+  public var caFile: String { media.file("tls-cert.pem") }
 
   private static func ffmpeg(_ arguments: [String]) throws {
     try Tool.check(["ffmpeg", "-loglevel", "error", "-y"] + arguments)

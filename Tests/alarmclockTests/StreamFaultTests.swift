@@ -30,7 +30,7 @@ struct StreamFaultTests {
   /// `play url --seconds seconds --fallback tone`, recorded; `launcher` runs it (a netns).
   static func play(
     _ url: String, seconds: Int, dir: TempDir, launcher: [String] = [],
-    during: ((Double) throws -> Void)? = nil
+    environment: [String: String] = [:], during: ((Double) throws -> Void)? = nil
   ) throws -> Played {
     let tone = try ServiceRingTests.writeTone(dir)
     let device = try PulseTestServer.device(ownSink: sink)
@@ -44,6 +44,7 @@ struct StreamFaultTests {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = argv
+    p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     let err = Pipe()
     p.standardError = err
     p.standardOutput = FileHandle.nullDevice
@@ -98,6 +99,24 @@ struct StreamFaultTests {
     #expect(Self.gap(p, 0.6, 3.7) < 0.2)
     #expect(p.stderr.contains("playing the fallback sound"), "\(p.stderr)")
     #expect(p.stderr.contains(reason), "\(path): \(p.stderr)")
+  }
+
+  /// https is checked: a certificate the helper is told to trust (a station's private CA,
+  /// `$ALARMCLOCK_STREAM_CA_FILE`) plays the station; the same one untrusted rings the
+  /// fallback, never audio from a server that could be anyone.
+  @Test func httpsPlaysOnlyFromATrustedCertificate() throws {
+    let dir = try TempDir("stream-fault")
+    defer { dir.remove() }
+    let server = try StreamServer.shared.get()
+    let trusted = try Self.play(
+      server.tlsURL("live.mp3"), seconds: 3, dir: dir,
+      environment: ["ALARMCLOCK_STREAM_CA_FILE": server.caFile])
+    #expect(Self.near(Self.pitch(trusted, 1.0, 2.7), Self.station), "\(trusted.stderr)")
+    let untrusted = try Self.play(server.tlsURL("live.mp3"), seconds: 3, dir: dir)
+    #expect(Self.near(Self.pitch(untrusted, 0.6, 2.7), Self.fallback), "\(untrusted.stderr)")
+    #expect(
+      untrusted.stderr.contains("https: the server's certificate is not trusted"),
+      "\(untrusted.stderr)")
   }
 
   @Test func aRefusedConnectionRingsTheFallback() throws {

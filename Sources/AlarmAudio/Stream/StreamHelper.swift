@@ -22,7 +22,8 @@ public enum StreamHelper: Sendable, Equatable {
   public static var besideExecutable: StreamHelper {
     var buffer = [CChar](repeating: 0, count: 4096)
     let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    let exe = n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+    let exe =
+      n > 0 ? String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
     let dir = exe.split(separator: "/", omittingEmptySubsequences: false).dropLast()
       .joined(separator: "/")
     return .spawn(executable: (dir.isEmpty ? "." : dir) + "/alarmclock-stream")
@@ -58,10 +59,13 @@ public enum StreamHelper: Sendable, Equatable {
     }
   }
 
-  /// What the child keeps of the environment: the locale and the proxy settings, which
-  /// FFmpeg's HTTP client honours.
+  /// What the child keeps of the environment: the locale, the proxy settings, which
+  /// FFmpeg's HTTP client honours, and a private CA file for https.
   private static var childEnvironment: [String] {
-    let keep = ["PATH", "LANG", "LC_ALL", "http_proxy", "https_proxy", "no_proxy", "HOME"]
+    let keep = [
+      "PATH", "LANG", "LC_ALL", "http_proxy", "https_proxy", "no_proxy", "HOME",
+      "ALARMCLOCK_STREAM_CA_FILE",
+    ]
     return keep.compactMap { name in getenv(name).map { "\(name)=\(String(cString: $0))" } }
   }
 }

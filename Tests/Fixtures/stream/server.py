@@ -2,6 +2,7 @@
 """The HTTP server the stream helper's tests run against (Tests/StreamHelperTests).
 
 usage: server.py DIR
+(with DIR/tls-cert.pem and tls-key.pem, the same routes over https too: "PORT n TLS m")
 
 Serves DIR's files (tone.mp3, silence.mp3, hls/...) made by the test, and the faults a
 station can have. Listens on 127.0.0.1 on a free port and prints "PORT <n>" on stdout
@@ -200,7 +201,18 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 def main():
     server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    print("PORT %d" % server.server_address[1], flush=True)
+    # The same routes over https when DIR has a certificate (tls-cert.pem, tls-key.pem).
+    cert, key = os.path.join(DIR, "tls-cert.pem"), os.path.join(DIR, "tls-key.pem")
+    tls_port = ""
+    if os.path.exists(cert):
+        import ssl
+        tls = Server(("127.0.0.1", 0), Handler)
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(cert, key)
+        tls.socket = context.wrap_socket(tls.socket, server_side=True)
+        threading.Thread(target=tls.serve_forever, daemon=True).start()
+        tls_port = " TLS %d" % tls.server_address[1]
+    print("PORT %d%s" % (server.server_address[1], tls_port), flush=True)
     sys.stdin.read()  # until the test closes it (or dies)
     server.shutdown()
 
