@@ -29,7 +29,7 @@ public final class IcecastServer {
     self.frequency = frequency
     dir = directory + "/icecast"
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    chmod(dir, 0o777)  // as root, icecast2 changes to nobody and logs here
+    chmod(dir, 0o777)  // as root, icecast2 changes to nobody (its logs go to its stderr)
     port = try FreePort.loopback()
     try start()
   }
@@ -52,7 +52,7 @@ public final class IcecastServer {
       <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
       <paths><basedir>\(dir)</basedir><logdir>\(dir)</logdir>
         <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
-      <logging><errorlog>error.log</errorlog><accesslog>access.log</accesslog><loglevel>2</loglevel></logging>
+      <logging><errorlog>-</errorlog><accesslog>-</accesslog><loglevel>2</loglevel></logging>
       <security><chroot>0</chroot>\(owner)</security>
     </icecast>
     """.write(toFile: config, atomically: true, encoding: .utf8)
@@ -69,7 +69,7 @@ public final class IcecastServer {
     do {
       try waitUntil(timeout: 15, "the mount \(mount) delivering audio") { self.delivers() }
     } catch {
-      let logs = ["icecast.out", "source.out", "error.log"].map { name in
+      let logs = ["icecast.out", "source.out"].map { name in
         name + ": " + ((try? String(contentsOfFile: dir + "/" + name, encoding: .utf8)) ?? "")
       }
       throw WaitError(what: "\(error); " + logs.joined(separator: "\n"), seconds: 15)
