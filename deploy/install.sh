@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs alarmclock: the binary, sounds, man pages, bash completion, the systemd
-# unit with its sysusers.d and tmpfiles.d snippets, the (disabled) web page units, and an example config where none
-# exists. Then (on a live systemd system, unless DESTDIR is set) creates the service
-# user, enables and starts the service.
+# Installs alarmclock: the binary and its stream helper (alarmclock-stream), sounds, man
+# pages, bash completion, the systemd unit with its sysusers.d and tmpfiles.d snippets,
+# the stream helper's socket and service units, the (disabled) web page units, and an
+# example config where none exists. Then (on a live systemd system, unless DESTDIR is
+# set) creates the service user, enables and starts the stream socket and the service.
 #
 # Idempotent: a file is written only when its content differs, so a second run changes
 # nothing (no mtime churn). Everything written is listed in
@@ -15,6 +16,9 @@ usage() {
 usage: deploy/install.sh [options]
   --prefix DIR       install under DIR (default /usr/local)
   --binary PATH      install this prebuilt alarmclock binary instead of building one
+  --stream-binary PATH
+                     the prebuilt stream helper to install with --binary (default:
+                     the alarmclock-stream beside that binary)
   --example PATH     example config to install when none exists
                      (default examples/alarms.toml)
   --no-deps          do not install apt packages (scripts/deps run)
@@ -29,6 +33,7 @@ EOF
 repo=$(cd "$(dirname "$0")/.." && pwd)
 prefix=/usr/local
 binary=
+stream=
 example="$repo/examples/alarms.toml"
 deps=1
 start=1
@@ -38,6 +43,8 @@ while [ $# -gt 0 ]; do
     --prefix=*) prefix=${1#*=}; shift ;;
     --binary) binary=${2:?--binary needs a path}; shift 2 ;;
     --binary=*) binary=${1#*=}; shift ;;
+    --stream-binary) stream=${2:?--stream-binary needs a path}; shift 2 ;;
+    --stream-binary=*) stream=${1#*=}; shift ;;
     --example) example=${2:?--example needs a path}; shift 2 ;;
     --example=*) example=${1#*=}; shift ;;
     --no-deps) deps=0; shift ;;
@@ -104,18 +111,25 @@ if [ -z "$binary" ]; then
     say "no Swift toolchain on PATH: install one (see deploy/raspberry-pi.md) or pass --binary"
     exit 1
   }
-  say "building a release binary (swift build -c release) ..."
+  say "building the release binaries (swift build -c release) ..."
   # The Swift runtime is linked in, so the service does not depend on where the
   # toolchain lives (a toolchain under /home would be hidden by ProtectHome=).
-  (cd "$repo" && swift build -c release --product alarmclock --static-swift-stdlib) >&2
+  for product in alarmclock alarmclock-stream; do
+    (cd "$repo" && swift build -c release --product "$product" --static-swift-stdlib) >&2
+  done
   binary="$repo/.build/release/alarmclock"
 fi
-if [ ! -f "$binary" ] || [ ! -x "$binary" ]; then
-  say "binary '$binary' is not an executable file"
-  exit 1
-fi
+# The stream helper goes beside the service's binary, where `alarmclock run` looks for it.
+[ -n "$stream" ] || stream=$(dirname "$binary")/alarmclock-stream
+for b in "$binary" "$stream"; do
+  if [ ! -f "$b" ] || [ ! -x "$b" ]; then
+    say "binary '$b' is not an executable file"
+    exit 1
+  fi
+done
 
 put 0755 "$binary" "$bindir/alarmclock"
+put 0755 "$stream" "$bindir/alarmclock-stream"
 
 shopt -s nullglob
 for sound in "$repo"/sounds/*.wav "$repo"/sounds/*.mp3; do
@@ -134,6 +148,12 @@ put 0644 "$work/alarmclock.service" "$unitdir/alarmclock.service"
 sed "s|@BINDIR@|$bindir|g" "$repo/deploy/alarmclock-web.service" >"$work/alarmclock-web.service"
 put 0644 "$work/alarmclock-web.service" "$unitdir/alarmclock-web.service"
 put 0644 "$repo/deploy/alarmclock-web.socket" "$unitdir/alarmclock-web.socket"
+# Radio streams: the service has no network; each connection to this socket starts one
+# sandboxed alarmclock-stream@.service that fetches and decodes the stream.
+sed "s|@BINDIR@|$bindir|g" "$repo/deploy/alarmclock-stream@.service" \
+  >"$work/alarmclock-stream@.service"
+put 0644 "$work/alarmclock-stream@.service" "$unitdir/alarmclock-stream@.service"
+put 0644 "$repo/deploy/alarmclock-stream.socket" "$unitdir/alarmclock-stream.socket"
 put 0644 "$repo/deploy/alarmclock.sysusers" "$sysusersdir/alarmclock.conf"
 put 0644 "$repo/deploy/alarmclock.tmpfiles" "$tmpfilesdir/alarmclock.conf"
 
@@ -195,6 +215,9 @@ if [ "$live" = 1 ] && [ -d /run/systemd/system ]; then
   systemd-tmpfiles --create "$tmpfilesdir/alarmclock.conf"
   systemctl daemon-reload
   if [ "$start" = 1 ]; then
+    # The socket before the service that connects to it (the service also wants it).
+    systemctl enable --now alarmclock-stream.socket
+    [ "$changed" = 0 ] || systemctl restart alarmclock-stream.socket
     systemctl enable --now alarmclock.service
     # A running service keeps the old binary until restarted.
     [ "$changed" = 0 ] || systemctl try-restart alarmclock.service

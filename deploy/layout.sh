@@ -34,6 +34,8 @@ owned() {
   [[ $path != *[[:cntrl:]]* ]] || return 1
   case "$path" in
     "$bindir/alarmclock" | "$mandir/man1/alarmclock.1" | "$mandir/man5/alarms.toml.5") ;;
+    "$bindir/alarmclock-stream" | "$unitdir/alarmclock-stream.socket") ;;
+    "$unitdir/alarmclock-stream@.service") ;;
     "$compdir/alarmclock" | "$unitdir/alarmclock.service" | "$sysusersdir/alarmclock.conf") ;;
     "$tmpfilesdir/alarmclock.conf" | "$datadir" | "$datadir"/*) ;;
     "$unitdir/alarmclock-web.service" | "$unitdir/alarmclock-web.socket") ;;

@@ -49,6 +49,9 @@ fi
 if [ "$live" = 1 ] && [ -d /run/systemd/system ]; then
   systemctl disable --now alarmclock-web.socket alarmclock-web.service 2>/dev/null || true
   systemctl disable --now alarmclock.service 2>/dev/null || true
+  # After the service, whose connections end the stream helpers.
+  systemctl disable --now alarmclock-stream.socket 2>/dev/null || true
+  systemctl stop 'alarmclock-stream@*.service' 2>/dev/null || true
 fi
 
 # Read the whole manifest first: it lists itself.
