@@ -114,3 +114,38 @@ product_paths() { grep '^/' "$VM_REPO/scripts/vm/product-paths"; }
 # host_shows_through PATH: PATH exists here before anything of this run made it (the
 # first boot, before the install): the host's copy shows through the overlay.
 host_shows_through() { [ -e "$1" ] || [ -L "$1" ]; }
+
+# ---- radio streams: the stream helper's units (alarmclock-stream.socket, one
+# alarmclock-stream@N-PID-UID.service per connection) ----
+STREAM_SOCK=/run/alarmclock-stream.sock
+# stream_instances [systemctl list-units options]: the helper instances, one unit name a line.
+stream_instances() {
+  systemctl list-units --no-legend --plain "$@" 'alarmclock-stream@*.service' 2>/dev/null |
+    awk '{ print $1 }' | grep '^alarmclock-stream@' || true
+}
+helper_running() { [ -n "$(stream_instances --state=active)" ]; }
+no_helpers() { [ -z "$(stream_instances --all)" ]; }
+# helper_denials: the helpers' log lines this boot that say the sandbox refused something.
+helper_denials() {
+  journalctl -u 'alarmclock-stream@*' -b --no-pager -o cat 2>/dev/null |
+    grep -E 'EPERM|EACCES|Operation not permitted|Permission denied|[Aa]ccess denied|SIGSYS|core dumped'
+}
+# net_up: the VM's one network card (qemu's user-mode network, -netdev user) set up as
+# qemu's DHCP would: 10.0.2.15/24, the host's side at 10.0.2.2 as the gateway.
+net_up() {
+  local dev
+  dev=$(ls /sys/class/net | grep -v '^lo$' | head -n 1)
+  [ -n "$dev" ] || { echo "no network card"; return 1; }
+  ip link set "$dev" up && ip addr replace 10.0.2.15/24 dev "$dev" &&
+    ip route replace default via 10.0.2.2 && log "network: $dev 10.0.2.15/24 via 10.0.2.2"
+}
+# journal_ms TEXT: the wall time (ms) of the service's first log line since svc_mark that
+# contains TEXT, as journald received it (a poll would see it later).
+journal_ms() {
+  svc_journal -o json | python3 -c '
+import json, sys
+for line in sys.stdin:
+    e = json.loads(line)
+    if sys.argv[1] in str(e.get("MESSAGE", "")):
+        print(int(e["__REALTIME_TIMESTAMP"]) // 1000); break' "$1"
+}

@@ -10,9 +10,10 @@ mkdir -p "$VM_CACHE" "$VM_DEBS"
 
 # Kernel modules the VM loads at boot, by name; their dependencies are added from modinfo.
 # The boot tier (scripts/test-boot) also needs overlay (its root is the host's, read-only,
-# under a writable layer) and virtio_blk, ext4 and crc32c for the disk that layer lives on.
+# under a writable layer), virtio_blk, ext4 and crc32c for the disk that layer lives on,
+# and virtio_net for the stream boot's user-mode network (the station on the host side).
 VM_MODULES=(virtio_pci 9pnet_virtio 9p configfs evdev uinput snd-aloop)
-VM_BOOT_MODULES=(virtio_blk crc32c_generic ext4 overlay)
+VM_BOOT_MODULES=(virtio_blk crc32c_generic ext4 overlay virtio_net)
 
 vm_log() { printf 'vm: %s\n' "$*" >&2; }
 vm_die() { printf 'vm: error: %s\n' "$*" >&2; exit 1; }

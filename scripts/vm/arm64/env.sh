@@ -16,8 +16,10 @@ mkdir -p "$VM_CACHE" "$VM_DEBS"
 
 # Modules the VM loads from its initramfs, by name; their dependencies are added from
 # modinfo, built-in ones skipped. The root is an ext4 disk on virtio-blk; 9p brings the
-# host's checkout and cache; configfs for gpio-sim; evdev and uinput for the keyboard.
-VM_MODULES=(virtio_blk crc32c_generic ext4 9pnet_virtio 9p configfs evdev uinput snd-aloop)
+# host's checkout and cache; configfs for gpio-sim; evdev and uinput for the keyboard;
+# virtio_net for the stream boot's user-mode network (the station on the host side).
+VM_MODULES=(virtio_blk crc32c_generic ext4 9pnet_virtio 9p configfs evdev uinput snd-aloop
+  virtio_net)
 
 vm_log() { printf 'vm-arm64: %s\n' "$*" >&2; }
 vm_die() { printf 'vm-arm64: error: %s\n' "$*" >&2; exit 1; }

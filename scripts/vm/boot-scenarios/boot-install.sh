@@ -51,6 +51,19 @@ log "drop-ins: ${dropins:-none}"
 check "the only drop-in is the package's gpio.conf" \
   test "$dropins" = /etc/systemd/system/alarmclock.service.d/gpio.conf
 check "status answers as root" svc_status_ok
+# Radio alarms: the stream helper's socket, enabled and listening like the service, for
+# the service's user only; no helper runs until the service connects.
+check "alarmclock-stream.socket is enabled" \
+  test "$(systemctl is-enabled alarmclock-stream.socket 2>&1)" = enabled
+check "alarmclock-stream.socket listens" systemctl is-active -q alarmclock-stream.socket
+log "stream socket: $(stat -c '%a %U:%G' "$STREAM_SOCK" 2>&1)"
+check "$STREAM_SOCK is 0600, owned by alarmclock" \
+  test "$(stat -c '%a %U' "$STREAM_SOCK" 2>/dev/null)" = "600 alarmclock"
+for u in alarmclock-stream.socket alarmclock-stream@.service; do
+  shipped=$(sed 's|@BINDIR@|/usr/bin|g' "$VM_REPO/deploy/$u")
+  check "$u is the shipped file" cmp -s <(echo "$shipped") "/lib/systemd/system/$u"
+done
+check "no helper instance runs yet" no_helpers
 log "$(alarmclock status 2>&1)"
 check "no sandbox denials in the log" no_denials
 
