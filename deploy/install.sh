@@ -139,6 +139,7 @@ shopt -u nullglob
 
 put 0644 "$repo/deploy/alarmclock.1" "$mandir/man1/alarmclock.1"
 put 0644 "$repo/deploy/alarms.toml.5" "$mandir/man5/alarms.toml.5"
+put 0644 "$repo/deploy/alarmclock-stream.8" "$mandir/man8/alarmclock-stream.8"
 put 0644 "$repo/deploy/alarmclock.bash" "$compdir/alarmclock"
 
 sed "s|@BINDIR@|$bindir|g" "$repo/deploy/alarmclock.service" >"$work/alarmclock.service"

@@ -35,6 +35,7 @@ owned() {
   case "$path" in
     "$bindir/alarmclock" | "$mandir/man1/alarmclock.1" | "$mandir/man5/alarms.toml.5") ;;
     "$bindir/alarmclock-stream" | "$unitdir/alarmclock-stream.socket") ;;
+    "$mandir/man8/alarmclock-stream.8") ;;
     "$unitdir/alarmclock-stream@.service") ;;
     "$compdir/alarmclock" | "$unitdir/alarmclock.service" | "$sysusersdir/alarmclock.conf") ;;
     "$tmpfilesdir/alarmclock.conf" | "$datadir" | "$datadir"/*) ;;
