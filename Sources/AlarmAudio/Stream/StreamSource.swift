@@ -40,6 +40,8 @@ final class StreamSource: AudioSource {
   private var onStream = false
   private var started = false
   private var problemsSeen = 0
+  /// When the stream last gave way to the fallback in this ring (monotonic).
+  private var leftAt: Duration?
   /// The reason last reported for the fallback (a repeat is not reported again).
   private var said = ""
   private var scratch = PinnedBuffer<Float>(count: 0)
@@ -86,6 +88,7 @@ final class StreamSource: AudioSource {
       if got == frames { return frames }
       problemsSeen = health.problems
       onStream = false
+      leftAt = Clock.monotonic.now()
       said = fresh ? health.problem ?? "the stream stopped" : "the stream stopped delivering audio"
       report(.fallback(said))
       readFallback(into: out + got * channels, frames: frames - got)
@@ -93,7 +96,7 @@ final class StreamSource: AudioSource {
     }
     if feed != nil, let health, health.ready, health.problem == nil,
       health.buffered >= Int(Self.startBuffer.secondsDouble * Double(sampleRate)),
-      !started || health.problems == 0 || health.steadyFor >= Self.resumeAfter
+      !started || (leftAt == nil && health.problems == 0) || resumes(health)
     {
       started = true
       onStream = true
@@ -116,6 +119,15 @@ final class StreamSource: AudioSource {
     }
     readFallback(into: out, frames: frames)
     return frames
+  }
+
+  /// Whether the stream, back after a fault, has delivered for `resumeAfter` since the
+  /// feed's last problem and since it last left (an underrun is no problem of the feed's:
+  /// without the second rule a stream decoded slower than real time would flap).
+  private func resumes(_ health: StreamFeed.Health) -> Bool {
+    guard health.steadyFor >= Self.resumeAfter else { return false }
+    guard let leftAt else { return true }
+    return Clock.monotonic.now() - leftAt >= Self.resumeAfter
   }
 
   /// A stream does not rewind: it never ends here (the helper loops a file).
