@@ -13,7 +13,9 @@ struct ServiceStreamTests {
   static let station = 660.0
   static let fallback = 440.0
 
-  static func config(url: String, fallback: String, time: String, hook: String) throws -> String {
+  static func config(
+    url: String, fallback: String, time: String, hook: String, snooze: String = "9m"
+  ) throws -> String {
     """
     [settings]
     timezone = "UTC"
@@ -26,6 +28,7 @@ struct ServiceStreamTests {
     ramp = "0s"
     volume = 100
     ring_for = "2m"
+    snooze = "\(snooze)"
 
     [hooks]
     audio_failed = ["\(hook)"]
@@ -137,5 +140,43 @@ struct ServiceStreamTests {
     let hookRuns = ((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "")
       .split(separator: "\n")
     #expect(hookRuns.count == 1, "audio_failed ran \(hookRuns.count) times: \(hookRuns)")
+  }
+
+  /// A snooze silences the station (its helper ends with the ring period); at the snooze's
+  /// end the ring comes back, the stream opened again: the fallback for the moment that
+  /// takes, then the station.
+  @Test func aSnoozedStationComesBackAfterTheSnooze() throws {
+    let dir = try TempDir("stream")
+    defer { dir.remove() }
+    let station = try IcecastServer(directory: dir.path, frequency: Self.station)
+    defer { station.kill() }
+    let tone = try ServiceRingTests.writeTone(dir)
+    let (hook, _) = try Self.hook(dir)
+    let firing = TestClock.firing(in: 8)
+    let service = try ServiceProcess(
+      dir: dir,
+      config: try Self.config(
+        url: station.url, fallback: tone, time: firing.text, hook: hook, snooze: "3s"))
+    defer { _ = service.terminate() }
+    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.stream)
+    try service.waitForLog("ringing 'radio'", timeout: 15)
+    rec.record(seconds: 1.5)
+    let snoozeAt = realtimeNow()
+    #expect(try service.ctl(["snooze"]).status == 0)
+    try service.waitForLog("snooze over", timeout: 10)
+    let againAt = realtimeNow()
+    try service.waitForLog("playing the stream", count: 2, timeout: 10)
+    rec.record(seconds: 2)
+    let stopAt = realtimeNow()
+    #expect(try service.ctl(["stop"]).status == 0)
+    let samples = rec.finish(through: stopAt)
+    let first = Self.pitch(samples, rec, from: firing.unix + 0.2, to: snoozeAt - 0.05)
+    #expect(first.map { abs($0 - Self.station) < 20 } == true, "\(String(describing: first))")
+    let a = rec.frameIndex(realtime: snoozeAt + 0.7)
+    let b = rec.frameIndex(realtime: againAt - 0.3)
+    #expect(b > a && Signal.rms(samples[a..<b]) < 0.001, "sound during the snooze")
+    let back = Self.pitch(samples, rec, from: stopAt - 1.5, to: stopAt - 0.05)
+    #expect(back.map { abs($0 - Self.station) < 20 } == true, "\(String(describing: back))")
+    #expect(Self.longestGap(samples, rec, from: againAt + 0.3, to: stopAt - 0.05) < 0.5)
   }
 }
