@@ -25,10 +25,6 @@ final class StreamFeed: @unchecked Sendable {
     var problem: String?
     /// Counts problems: a reader sees a new one even when its text repeats.
     var problems: Int
-    /// The station's current title (ICY), when it sends one.
-    var title: String?
-    /// Counts connections that reached `ready`.
-    var sessions: Int
   }
 
   /// No audio for this long from a helper that said `ready` is a stall.
@@ -60,7 +56,6 @@ final class StreamFeed: @unchecked Sendable {
     var problem: String?
     var problems = 0
     var title: String?
-    var sessions = 0
     var steadySince: Duration?
     /// The last time audio arrived, or the buffer was full (not wanting any).
     var lastProgress: Duration = .zero
@@ -103,7 +98,7 @@ final class StreamFeed: @unchecked Sendable {
       Health(
         ready: s.ready, buffered: s.count,
         steadyFor: s.steadySince.map { now - $0 } ?? .zero, problem: s.problem,
-        problems: s.problems, title: s.title, sessions: s.sessions)
+        problems: s.problems)
     }
   }
 
@@ -234,7 +229,6 @@ final class StreamFeed: @unchecked Sendable {
       shared.withLock { s in
         s.ready = true
         s.live = info?.live ?? true
-        s.sessions += 1
         s.lastProgress = Clock.monotonic.now()
       }
       log(
