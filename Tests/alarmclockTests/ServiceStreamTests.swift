@@ -118,6 +118,10 @@ struct ServiceStreamTests {
     }
     // What the service said about the stream: the first thing to read when this fails.
     print(streamLog.joined(separator: "\n"))
+    // One switch while the server was down: the refused retries update the reason
+    // ("the fallback sound rings on") without claiming to switch again.
+    let down = streamLog.prefix { !$0.contains("is back; it rings again") }
+    #expect(down.filter { $0.contains("ringing the fallback sound") }.count == 1)
 
     let onset = Signal.onset(
       samples, threshold: 0.05, from: rec.frameIndex(realtime: firing.unix - 1)

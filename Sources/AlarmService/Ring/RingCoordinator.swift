@@ -177,7 +177,11 @@ final class RingCoordinator {
       if chosen?.streamProblem != nil { log.notice("stream \(url) is back; it rings again") }
       chosen?.streamProblem = nil
     case .streamFallback(let url, let reason):
-      log.warning("stream \(url): \(reason); ringing the fallback sound")
+      // Only a switch says "ringing"; a later attempt's reason is an update, so the
+      // journal's "ringing the fallback sound" lines are the times the stream gave way.
+      let already = chosen?.streamProblem != nil
+      let what = already ? "the fallback sound rings on" : "ringing the fallback sound"
+      log.warning("stream \(url): \(reason); \(what)")
       chosen?.streamProblem = reason
       return .streamFailed(url: url, reason: reason)
     case .escalated(let sound):
