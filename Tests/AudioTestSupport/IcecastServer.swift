@@ -42,20 +42,14 @@ public final class IcecastServer {
     let owner =
       getuid() == 0
       ? "<changeowner><user>nobody</user><group>nogroup</group></changeowner>" : ""
-    try """
-    <icecast>
-      <limits><clients>32</clients><sources>2</sources><burst-size>32768</burst-size>
-        <source-timeout>5</source-timeout></limits>
-      <authentication><source-password>alarmsrc</source-password>
-        <admin-user>admin</admin-user><admin-password>alarmadm</admin-password></authentication>
-      <hostname>127.0.0.1</hostname>
-      <listen-socket><port>\(port)</port><bind-address>127.0.0.1</bind-address></listen-socket>
-      <paths><basedir>\(dir)</basedir><logdir>\(dir)</logdir>
-        <webroot>/usr/share/icecast2/web</webroot><adminroot>/usr/share/icecast2/admin</adminroot></paths>
-      <logging><errorlog>-</errorlog><accesslog>-</accesslog><loglevel>2</loglevel></logging>
-      <security><chroot>0</chroot>\(owner)</security>
-    </icecast>
-    """.write(toFile: config, atomically: true, encoding: .utf8)
+    // The template is shared with bench/stream: one Icecast config for both.
+    let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/stream/icecast.xml")
+    try String(contentsOf: template, encoding: .utf8)
+      .replacingOccurrences(of: "{port}", with: "\(port)")
+      .replacingOccurrences(of: "{dir}", with: dir)
+      .replacingOccurrences(of: "{owner}", with: owner)
+      .write(toFile: config, atomically: true, encoding: .utf8)
     server = try Self.spawn("/usr/bin/icecast2", ["-c", config], log: dir + "/icecast.out")
     try waitUntil(timeout: 10, "icecast2 listening on \(port)") { FreePort.isListening(port) }
     source = try Self.spawn(

@@ -14,7 +14,8 @@ struct ServiceStreamTests {
   static let fallback = 440.0
 
   static func config(
-    url: String, fallback: String, time: String, hook: String, snooze: String = "9m"
+    url: String, fallback: String, time: String, hook: String, snooze: String = "9m",
+    alarm extra: String = ""
   ) throws -> String {
     """
     [settings]
@@ -39,6 +40,7 @@ struct ServiceStreamTests {
     days = "daily"
     sound = "\(url)"
     fallback_sound = "\(fallback)"
+    \(extra)
     """
   }
 
@@ -182,5 +184,68 @@ struct ServiceStreamTests {
     let back = Self.pitch(samples, rec, from: stopAt - 1.5, to: stopAt - 0.05)
     #expect(back.map { abs($0 - Self.station) < 20 } == true, "\(String(describing: back))")
     #expect(Self.longestGap(samples, rec, from: againAt + 0.3, to: stopAt - 0.05) < 0.5)
+  }
+
+  /// The ramp, the volume and the escalation apply to a station as to a file: station A
+  /// (660 Hz) rises over its 4 s ramp to 60 % (about a fifth of full scale); after 6 s
+  /// the ring escalates to station B (880 Hz, opened with A at the prepare point) at once,
+  /// rising to 100 % over the escalation's 10 s; no gap, no fallback.
+  @Test func aStationRampsAndEscalatesToAnotherStation() throws {
+    let dir = try TempDir("stream")
+    defer { dir.remove() }
+    let a = try IcecastServer(directory: dir.file("a"), frequency: Self.station)
+    defer { a.kill() }
+    let b = try IcecastServer(directory: dir.file("b"), frequency: 880)
+    defer { b.kill() }
+    let tone = try ServiceRingTests.writeTone(dir)
+    let (hook, hookLog) = try Self.hook(dir)
+    let firing = TestClock.firing(in: 9)
+    let extra = """
+      ramp = "4s"
+      volume = 60
+      escalate_after = "6s"
+      escalate_volume = 100
+      escalate_sound = "\(b.url)"
+      """
+    let service = try ServiceProcess(
+      dir: dir,
+      config: try Self.config(
+        url: a.url, fallback: tone, time: firing.text, hook: hook, alarm: extra))
+    defer { _ = service.terminate() }
+    let rec = try SinkRecorder(directory: dir.path, sink: ServiceSink.stream)
+    try service.waitForLog("stream \(b.url): open", timeout: 15)
+    try service.waitForLog("ringing 'radio'", timeout: 15)
+    try service.waitForLog("the alarm is escalating", timeout: 15)
+    // The escalation's volume rises over 10 s: judged at its end.
+    rec.record(seconds: max(1, firing.unix + 17.2 - realtimeNow()))
+    let stopAt = realtimeNow()
+    #expect(try service.ctl(["stop"]).status == 0)
+    let samples = rec.finish(through: stopAt)
+    print(
+      service.log.split(separator: "\n").filter { $0.contains("stream") }.joined(separator: "\n"))
+
+    func level(_ from: Double, _ to: Double) -> Double {
+      let i = max(0, rec.frameIndex(realtime: firing.unix + from))
+      let j = min(samples.count, rec.frameIndex(realtime: firing.unix + to))
+      return j - i > 2400 ? Signal.rms(samples[i..<j]) : 0
+    }
+    func pitch(_ from: Double, _ to: Double) -> Double? {
+      let i = max(0, rec.frameIndex(realtime: firing.unix + from))
+      let j = min(samples.count, rec.frameIndex(realtime: firing.unix + to))
+      guard j - i > 2400, Signal.rms(samples[i..<j]) > 0.003 else { return nil }
+      return Signal.zeroCrossingFrequency(samples[i..<j], rate: SinkRecorder.rate)
+    }
+    let early = level(0.3, 0.8)
+    let ramped = level(4.5, 5.5)
+    let escalated = level(16.2, 17.0)
+    #expect(early < 0.5 * ramped, "the ramp: \(early) early, \(ramped) at 60 %")
+    #expect(escalated > 3 * ramped, "escalated: \(escalated), against \(ramped) at 60 %")
+    let first = pitch(1.0, 5.5)
+    #expect(first.map { abs($0 - Self.station) < 20 } == true, "A: \(String(describing: first))")
+    let second = pitch(6.8, 8.0)
+    #expect(second.map { abs($0 - 880) < 20 } == true, "B: \(String(describing: second))")
+    #expect(Self.longestGap(samples, rec, from: firing.unix + 4.5, to: stopAt - 0.05) < 0.2)
+    #expect(!service.log.contains("ringing the fallback sound"))
+    #expect(((try? String(contentsOfFile: hookLog, encoding: .utf8)) ?? "").isEmpty)
   }
 }
